@@ -1,0 +1,31 @@
+/** Keeps users' direct membership of the role system groups in line with their roles. */
+import type { SystemGroupName } from '../entities/group.js';
+import { ROLE, type Role, type User } from '../entities/user.js';
+import type { World } from '../world.js';
+
+const ROLE_GROUP = new Map<Role, SystemGroupName>([
+  [ROLE.OWNER, 'role:owners'],
+  [ROLE.ADMINISTRATOR, 'role:administrators'],
+  [ROLE.MODERATOR, 'role:moderators'],
+  [ROLE.MEMBER, 'role:members'],
+  [ROLE.GUEST, 'role:everyone'],
+]);
+
+/** Whether a member is still provisional (joined less than the waiting period ago). */
+export function isProvisional(world: World, user: User): boolean {
+  if (user.role !== ROLE.MEMBER) return false;
+  const waitingMs = world.realm.waitingPeriodThreshold * 86_400_000;
+  return world.now() - user.dateJoined < waitingMs;
+}
+
+/** Puts the user directly into the group for its role (and `role:fullmembers` when it applies). */
+export function syncRoleGroups(world: World, user: User): void {
+  for (const name of [...ROLE_GROUP.values(), 'role:fullmembers' as const]) {
+    world.groups.get(world.systemGroupId(name))?.members.delete(user.id);
+  }
+  const name = ROLE_GROUP.get(user.role);
+  if (name) world.groups.get(world.systemGroupId(name))?.members.add(user.id);
+  if (user.role === ROLE.MEMBER && !isProvisional(world, user)) {
+    world.groups.get(world.systemGroupId('role:fullmembers'))?.members.add(user.id);
+  }
+}

@@ -1,0 +1,59 @@
+/** Per-user records: drafts, topic preferences, presence, status, navigation views, push devices. */
+
+export type DraftType = '' | 'stream' | 'private';
+
+export interface Draft {
+  readonly id: number;
+  readonly userId: number;
+  type: DraftType;
+  to: number[];
+  topic: string;
+  content: string;
+  /** Seconds since the epoch, possibly fractional (rounded to microseconds). */
+  lastEditTime: number;
+}
+
+export const VISIBILITY_POLICY = { NONE: 0, MUTED: 1, UNMUTED: 2, FOLLOWED: 3 } as const;
+
+export interface UserTopic {
+  readonly userId: number;
+  readonly streamId: number;
+  /** The topic as the user last sent it; matched case-insensitively. */
+  topicName: string;
+  visibilityPolicy: number;
+  /** Seconds since the epoch. */
+  lastUpdated: number;
+}
+
+export interface Presence {
+  readonly userId: number;
+  /** Milliseconds since the epoch; null means never. */
+  lastActiveTime: number | null;
+  lastConnectedTime: number | null;
+  lastUpdateId: number;
+}
+
+export interface UserStatus {
+  statusText: string;
+  emojiName: string;
+  emojiCode: string;
+  reactionType: string;
+  /** Milliseconds since the epoch. */
+  timestamp: number;
+}
+
+export interface NavigationView {
+  readonly fragment: string;
+  isPinned: boolean;
+  name: string | null;
+}
+
+export interface PushRegistration {
+  readonly userId: number;
+  readonly pushAccountId: number;
+  tokenKind: 'fcm' | 'apns';
+  pushPublicKey: string;
+  bouncerPublicKey: string;
+  encryptedPushRegistration: string;
+  status: 'pending' | 'active' | 'failed';
+}

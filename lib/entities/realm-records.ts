@@ -1,0 +1,52 @@
+/** Realm-wide records: linkifiers, reminders, attachments, custom profile fields, custom emoji. */
+
+export interface Linkifier {
+  readonly id: number;
+  pattern: string;
+  urlTemplate: string;
+  order: number;
+}
+
+export interface Reminder {
+  readonly id: number;
+  readonly userId: number;
+  readonly targetMessageId: number;
+  /** Seconds since the epoch. */
+  readonly scheduledDeliveryTimestamp: number;
+  readonly note: string;
+  content: string;
+  renderedContent: string;
+  delivered: boolean;
+  failed: boolean;
+  deliveredMessageId: number | null;
+}
+
+export interface Attachment {
+  readonly id: number;
+  readonly ownerId: number;
+  readonly name: string;
+  readonly pathId: string;
+  readonly size: number;
+  /** Milliseconds since the epoch. */
+  readonly createTime: number;
+  readonly contentType: string;
+  readonly bytes: Uint8Array;
+  /** Messages that reference the file. */
+  readonly messageIds: Set<number>;
+}
+
+export interface CustomProfileField {
+  readonly id: number;
+  readonly name: string;
+  readonly hint: string;
+  /** 1 short text, 2 long text, 3 list, 4 date, 5 link, 6 user, 7 external account, 8 pronouns. */
+  readonly type: number;
+  readonly order: number;
+}
+
+export interface RealmEmoji {
+  readonly id: number;
+  readonly name: string;
+  readonly authorId: number | null;
+  deactivated: boolean;
+}

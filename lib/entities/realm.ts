@@ -1,0 +1,51 @@
+/** The organization and its settings. */
+import type { GroupSetting } from './group.js';
+
+export const REALM_PERMISSION_SETTINGS = [
+  'can_access_all_users_group',
+  'can_add_custom_emoji_group',
+  'can_add_subscribers_group',
+  'can_create_groups',
+  'can_create_private_channel_group',
+  'can_create_public_channel_group',
+  'can_create_web_public_channel_group',
+  'can_manage_all_groups',
+  'can_set_topics_policy_group',
+  'can_move_messages_between_channels_group',
+  'can_move_messages_between_topics_group',
+  'can_resolve_topics_group',
+  'create_multiuse_invite_group',
+  'direct_message_permission_group',
+] as const;
+export type RealmPermissionSetting = (typeof REALM_PERMISSION_SETTINGS)[number];
+
+export type EditHistoryVisibilityPolicy = 'all' | 'moves' | 'none';
+
+export interface Realm {
+  readonly id: number;
+  name: string;
+  description: string;
+  /** Host part of synthetic API emails (`user<ID>@<domain>`). */
+  fakeEmailDomain: string;
+  /** Fixed realm URL; when null the URL follows the request's Host header. */
+  url: string | null;
+  /** Milliseconds since the epoch. */
+  readonly dateCreated: number;
+  moderationRequestChannelId: number | null;
+  newStreamAnnouncementsStreamId: number | null;
+  signupAnnouncementsStreamId: number | null;
+  zulipUpdateAnnouncementsStreamId: number | null;
+  editHistoryVisibilityPolicy: EditHistoryVisibilityPolicy;
+  allowMessageEditing: boolean;
+  /** Null means no limit. */
+  messageContentEditLimitSeconds: number | null;
+  presenceDisabled: boolean;
+  enableSpectatorAccess: boolean;
+  waitingPeriodThreshold: number;
+  /** Realm-level topics policy used by channels whose own policy is `inherit`. */
+  topicsPolicy: 'allow_empty_topic' | 'disable_empty_topic';
+  messageRetentionDays: number;
+  maxFileUploadSizeMib: number;
+  emailAuthEnabled: boolean;
+  readonly settings: Map<RealmPermissionSetting, GroupSetting>;
+}

@@ -1,0 +1,53 @@
+/** Channels (called streams in the API's older names) and subscriptions. */
+import type { GroupSetting } from './group.js';
+
+export const CHANNEL_PERMISSION_SETTINGS = [
+  'can_add_subscribers_group',
+  'can_administer_channel_group',
+  'can_delete_any_message_group',
+  'can_delete_own_message_group',
+  'can_move_messages_out_of_channel_group',
+  'can_move_messages_within_channel_group',
+  'can_remove_subscribers_group',
+  'can_resolve_topics_group',
+  'can_send_message_group',
+  'can_subscribe_group',
+] as const;
+export type ChannelPermissionSetting = (typeof CHANNEL_PERMISSION_SETTINGS)[number];
+
+export const TOPICS_POLICIES = ['inherit', 'allow_empty_topic', 'disable_empty_topic', 'empty_topic_only'] as const;
+export type TopicsPolicy = (typeof TOPICS_POLICIES)[number];
+
+export interface Stream {
+  readonly id: number;
+  name: string;
+  description: string;
+  renderedDescription: string;
+  inviteOnly: boolean;
+  isWebPublic: boolean;
+  historyPublicToSubscribers: boolean;
+  /** Null means the realm default; -1 means unlimited. */
+  messageRetentionDays: number | null;
+  readonly creatorId: number | null;
+  /** Milliseconds since the epoch. */
+  readonly dateCreated: number;
+  isArchived: boolean;
+  topicsPolicy: TopicsPolicy;
+  folderId: number | null;
+  firstMessageId: number | null;
+  readonly settings: Map<ChannelPermissionSetting, GroupSetting>;
+}
+
+export interface Subscription {
+  readonly userId: number;
+  readonly streamId: number;
+  active: boolean;
+  color: string;
+  pinToTop: boolean;
+  isMuted: boolean;
+  desktopNotifications: boolean | null;
+  emailNotifications: boolean | null;
+  pushNotifications: boolean | null;
+  audibleNotifications: boolean | null;
+  wildcardMentionsNotify: boolean | null;
+}

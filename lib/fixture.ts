@@ -1,0 +1,356 @@
+/**
+ * Builds a World from a realm fixture, validating it on the way with errors that name the bad
+ * field (`fixture: users[3]["email"] is not a string`).
+ */
+import { defaultChannelSettings, defaultGroupSettings, defaultRealmSettings, systemGroupSettings } from './defaults.js';
+import { SYSTEM_GROUP_NAMES, type SystemGroupName } from './entities/group.js';
+import { ROLE, type SettingValue, type User } from './entities/user.js';
+import { ApiError } from './errors.js';
+import { type Fixture, fixtureSchema } from './fixture-schema.js';
+import { JsonSyntaxError, parseJson } from './json.js';
+import { renderMarkdown } from './markdown.js';
+import { syncRoleGroups } from './actions/role-groups.js';
+import { SETTINGS_BY_NAME, stockDefaults } from './user-settings.js';
+import { World, type WorldOptions } from './world.js';
+
+export class FixtureError extends Error {
+  override name = 'FixtureError';
+}
+
+/** Parses and validates fixture text; throws FixtureError with the location of the problem. */
+export function parseFixture(text: string): Fixture {
+  let json;
+  try {
+    json = parseJson(text);
+  } catch (error) {
+    if (error instanceof JsonSyntaxError) throw new FixtureError(`fixture is not valid JSON: ${error.message}`);
+    throw error;
+  }
+  try {
+    return fixtureSchema.parse(json, 'fixture');
+  } catch (error) {
+    if (error instanceof ApiError) throw new FixtureError(error.message);
+    throw error;
+  }
+}
+
+const API_KEY = /^[A-Za-z0-9]{32}$/;
+
+function parseTime(value: string | undefined, fallback: number, where: string): number {
+  if (value === undefined) return fallback;
+  const ms = Date.parse(value);
+  if (Number.isNaN(ms)) throw new FixtureError(`${where}: not a date: ${value}`);
+  return ms;
+}
+
+class Builder {
+  readonly world: World;
+  private readonly seenEmails = new Set<string>();
+
+  constructor(
+    private readonly fixture: Fixture,
+    options: WorldOptions,
+  ) {
+    this.world = new World(options);
+  }
+
+  user(email: string, where: string): User {
+    const user = this.world.usersByEmail.get(email.toLowerCase());
+    if (!user) throw new FixtureError(`${where}: no user with email ${email}`);
+    return user;
+  }
+
+  channelId(name: string, where: string): number {
+    const stream = this.world.streamByName(name);
+    if (!stream) throw new FixtureError(`${where}: no channel named ${name}`);
+    return stream.id;
+  }
+
+  build(): World {
+    this.realm();
+    this.systemGroups();
+    this.people();
+    this.groups();
+    this.channels();
+    this.realmRecords();
+    this.personalRecords();
+    return this.world;
+  }
+
+  private realm(): void {
+    const r = this.fixture.realm;
+    const w = this.world;
+    w.realm = {
+      id: r.id,
+      name: r.name,
+      description: r.description,
+      fakeEmailDomain: r.fakeEmailDomain,
+      url: r.url ?? null,
+      dateCreated: parseTime(r.dateCreated, w.now(), 'fixture.realm.dateCreated'),
+      moderationRequestChannelId: null,
+      newStreamAnnouncementsStreamId: null,
+      signupAnnouncementsStreamId: null,
+      zulipUpdateAnnouncementsStreamId: null,
+      editHistoryVisibilityPolicy: 'all',
+      allowMessageEditing: true,
+      messageContentEditLimitSeconds: 600,
+      presenceDisabled: false,
+      enableSpectatorAccess: r.enableSpectatorAccess ?? false,
+      waitingPeriodThreshold: r.waitingPeriodThreshold ?? 0,
+      topicsPolicy: 'allow_empty_topic',
+      messageRetentionDays: -1,
+      maxFileUploadSizeMib: 25,
+      emailAuthEnabled: true,
+      settings: new Map(),
+    };
+    for (const [name, value] of stockDefaults()) w.userSettingsDefaults.set(name, value);
+    for (const [name, value] of this.fixture.userSettingsDefaults ?? []) {
+      const definition = SETTINGS_BY_NAME.get(name);
+      if (!definition) throw new FixtureError(`fixture.userSettingsDefaults: unknown setting ${name}`);
+      if (typeof value !== (definition.kind === 'bool' ? 'boolean' : definition.kind === 'int' ? 'number' : 'string')) {
+        throw new FixtureError(`fixture.userSettingsDefaults: ${name} must be a ${definition.kind}`);
+      }
+      w.userSettingsDefaults.set(name, value);
+    }
+  }
+
+  private systemGroups(): void {
+    const ids = this.fixture.systemGroupIds;
+    const w = this.world;
+    for (const name of SYSTEM_GROUP_NAMES) {
+      const id = ids.get(name);
+      if (id === undefined) throw new FixtureError(`fixture.systemGroupIds: missing ${name}`);
+      w.systemGroups.set(name, id);
+      w.ids.reserve('group', id);
+    }
+    const nobody = w.systemGroupId('role:nobody');
+    const descriptions = new Map<SystemGroupName, string>([
+      ['role:nobody', 'Nobody'],
+      ['role:owners', 'Owners of this organization'],
+      ['role:administrators', 'Administrators of this organization, including owners'],
+      ['role:moderators', 'Moderators of this organization, including administrators'],
+      ['role:fullmembers', 'Members of this organization, not including new accounts and guests'],
+      ['role:members', 'Members of this organization, not including guests'],
+      ['role:everyone', 'Everyone in this organization, including guests'],
+      ['role:internet', 'Everyone on the Internet'],
+    ]);
+    // Each role group is a direct subgroup of the next wider one.
+    const chain: SystemGroupName[] = ['role:owners', 'role:administrators', 'role:moderators', 'role:fullmembers', 'role:members', 'role:everyone', 'role:internet'];
+    for (const name of SYSTEM_GROUP_NAMES) {
+      const index = chain.indexOf(name);
+      const below = index > 0 ? [w.systemGroupId(chain[index - 1] as SystemGroupName)] : [];
+      w.groups.set(w.systemGroupId(name), {
+        id: w.systemGroupId(name),
+        name,
+        description: descriptions.get(name) ?? '',
+        members: new Set(),
+        subgroups: new Set(below),
+        isSystemGroup: true,
+        creatorId: null,
+        dateCreated: w.realm.dateCreated,
+        deactivated: false,
+        settings: systemGroupSettings(nobody),
+      });
+    }
+    for (const [setting, value] of defaultRealmSettings(w)) w.realm.settings.set(setting, value);
+  }
+
+  private newUser(fields: {
+    id: number;
+    email: string;
+    fullName: string;
+    role: User['role'];
+    apiKey: string;
+    where: string;
+    isBot?: boolean;
+    botType?: User['botType'];
+    isSystemBot?: boolean;
+  }): User {
+    const w = this.world;
+    if (w.users.has(fields.id)) throw new FixtureError(`${fields.where}: duplicate user ID ${fields.id}`);
+    const lower = fields.email.toLowerCase();
+    if (this.seenEmails.has(lower)) throw new FixtureError(`${fields.where}: duplicate email ${fields.email}`);
+    this.seenEmails.add(lower);
+    if (!API_KEY.test(fields.apiKey)) throw new FixtureError(`${fields.where}: apiKey must be 32 letters or digits`);
+    const settings = new Map<string, SettingValue>(w.userSettingsDefaults);
+    if (fields.isBot) settings.set('email_address_visibility', 1);
+    w.ids.reserve('user', fields.id);
+    return {
+      id: fields.id,
+      deliveryEmail: fields.email,
+      fullName: fields.fullName,
+      role: fields.role,
+      isActive: true,
+      isBot: fields.isBot ?? false,
+      botType: fields.botType ?? null,
+      botOwnerId: null,
+      apiKey: fields.apiKey,
+      password: null,
+      timezone: '',
+      dateJoined: parseTime(this.fixture.dateJoined, w.realm.dateCreated, 'fixture.dateJoined'),
+      avatarSource: 'G',
+      avatarVersion: 1,
+      settings,
+      profileData: new Map(),
+      isSystemBot: fields.isSystemBot ?? false,
+    };
+  }
+
+  private people(): void {
+    const w = this.world;
+    (this.fixture.systemBots ?? []).forEach((bot, i) => {
+      const user = this.newUser({ ...bot, role: ROLE.MEMBER, where: `fixture.systemBots[${i}]`, isBot: true, botType: 1, isSystemBot: true });
+      w.addUser(user);
+    });
+    this.fixture.users.forEach((entry, i) => {
+      const where = `fixture.users[${i}]`;
+      const user = this.newUser({ ...entry, where });
+      user.timezone = entry.timezone ?? '';
+      user.password = entry.password ?? null;
+      user.isActive = entry.isActive ?? true;
+      const joined = parseTime(entry.dateJoined, user.dateJoined, `${where}.dateJoined`);
+      w.addUser({ ...user, dateJoined: joined });
+    });
+    (this.fixture.bots ?? []).forEach((entry, i) => {
+      const where = `fixture.bots[${i}]`;
+      const user = this.newUser({ ...entry, role: ROLE.MEMBER, where, isBot: true, botType: entry.botType });
+      user.botOwnerId = entry.owner ? this.user(entry.owner, where).id : null;
+      w.addUser(user);
+    });
+    for (const user of w.users.values()) if (!user.isSystemBot) syncRoleGroups(w, user);
+  }
+
+  private groups(): void {
+    const w = this.world;
+    (this.fixture.groups ?? []).forEach((entry, i) => {
+      const where = `fixture.groups[${i}]`;
+      if (w.groups.has(entry.id)) throw new FixtureError(`${where}: duplicate group ID ${entry.id}`);
+      w.ids.reserve('group', entry.id);
+      w.groups.set(entry.id, {
+        id: entry.id,
+        name: entry.name,
+        description: entry.description,
+        members: new Set(entry.members.map((email) => this.user(email, where).id)),
+        subgroups: new Set(),
+        isSystemGroup: false,
+        creatorId: null,
+        dateCreated: w.realm.dateCreated,
+        deactivated: false,
+        settings: defaultGroupSettings(w, null),
+      });
+    });
+  }
+
+  private channels(): void {
+    const w = this.world;
+    this.fixture.channels.forEach((entry, i) => {
+      const where = `fixture.channels[${i}]`;
+      if (w.streams.has(entry.id)) throw new FixtureError(`${where}: duplicate channel ID ${entry.id}`);
+      if (w.streamByName(entry.name)) throw new FixtureError(`${where}: duplicate channel name ${entry.name}`);
+      w.ids.reserve('stream', entry.id);
+      const creatorId = entry.creator ? this.user(entry.creator, where).id : null;
+      const settings = defaultChannelSettings(w, creatorId);
+      if (entry.canSendMessageGroup) {
+        const groupId = w.systemGroups.get(entry.canSendMessageGroup as SystemGroupName);
+        if (groupId === undefined) throw new FixtureError(`${where}.canSendMessageGroup: not a system group`);
+        settings.set('can_send_message_group', { kind: 'group', groupId });
+      }
+      const inviteOnly = entry.inviteOnly ?? false;
+      w.streams.set(entry.id, {
+        id: entry.id,
+        name: entry.name,
+        description: entry.description,
+        renderedDescription: entry.description === '' ? '' : renderMarkdown(entry.description),
+        inviteOnly,
+        isWebPublic: entry.isWebPublic ?? false,
+        historyPublicToSubscribers: entry.historyPublicToSubscribers ?? !inviteOnly,
+        messageRetentionDays: null,
+        creatorId,
+        dateCreated: w.realm.dateCreated,
+        isArchived: false,
+        topicsPolicy: 'inherit',
+        folderId: null,
+        firstMessageId: null,
+        settings,
+      });
+      const subs = w.subscribersOf(entry.id);
+      entry.subscribers.forEach((email, n) => {
+        const userId = this.user(email, where).id;
+        subs.set(userId, {
+          userId,
+          streamId: entry.id,
+          active: true,
+          color: SUBSCRIPTION_COLORS[(entry.id + n) % SUBSCRIPTION_COLORS.length] as string,
+          pinToTop: false,
+          isMuted: false,
+          desktopNotifications: null,
+          emailNotifications: null,
+          pushNotifications: null,
+          audibleNotifications: null,
+          wildcardMentionsNotify: null,
+        });
+      });
+    });
+    for (const name of this.fixture.defaultChannels ?? []) w.defaultStreamIds.add(this.channelId(name, 'fixture.defaultChannels'));
+    const r = this.fixture.realm;
+    const channel = (name: string | null | undefined, where: string): number | null => (name ? this.channelId(name, where) : null);
+    w.realm.newStreamAnnouncementsStreamId = channel(r.newStreamAnnouncementsChannel, 'fixture.realm.newStreamAnnouncementsChannel');
+    w.realm.signupAnnouncementsStreamId = channel(r.signupAnnouncementsChannel, 'fixture.realm.signupAnnouncementsChannel');
+    w.realm.zulipUpdateAnnouncementsStreamId = channel(r.zulipUpdateAnnouncementsChannel, 'fixture.realm.zulipUpdateAnnouncementsChannel');
+    w.realm.moderationRequestChannelId = channel(r.moderationRequestChannel, 'fixture.realm.moderationRequestChannel');
+  }
+
+  private realmRecords(): void {
+    const w = this.world;
+    (this.fixture.linkifiers ?? []).forEach((entry, order) => {
+      const id = w.ids.next('linkifier');
+      w.linkifiers.set(id, { id, pattern: entry.pattern, urlTemplate: entry.urlTemplate, order });
+    });
+    (this.fixture.customProfileFields ?? []).forEach((entry, order) => {
+      w.ids.reserve('profileField', entry.id);
+      w.customProfileFields.push({ ...entry, order });
+    });
+    (this.fixture.profileData ?? []).forEach((entry, i) => {
+      const user = this.user(entry.user, `fixture.profileData[${i}]`);
+      for (const [fieldId, value] of entry.values) {
+        if (!w.customProfileFields.some((field) => String(field.id) === fieldId)) {
+          throw new FixtureError(`fixture.profileData[${i}]: unknown custom profile field ${fieldId}`);
+        }
+        user.profileData.set(Number(fieldId), value);
+      }
+    });
+    (this.fixture.customEmoji ?? []).forEach((entry, i) => {
+      w.ids.reserve('emoji', entry.id);
+      const authorId = entry.author ? this.user(entry.author, `fixture.customEmoji[${i}]`).id : null;
+      w.realmEmoji.set(entry.id, { id: entry.id, name: entry.name, authorId, deactivated: false });
+    });
+  }
+
+  private personalRecords(): void {
+    const w = this.world;
+    (this.fixture.drafts ?? []).forEach((entry, i) => {
+      const where = `fixture.drafts[${i}]`;
+      const user = this.user(entry.user, where);
+      const to = entry.type === 'stream' ? entry.to.map((name) => this.channelId(name, where)) : entry.to.map((email) => this.user(email, where).id);
+      const id = w.ids.next('draft');
+      w.drafts.set(id, { id, userId: user.id, type: entry.type, to, topic: entry.topic, content: entry.content, lastEditTime: Math.floor(w.now() / 1000) + i });
+    });
+    if (this.fixture.presence === 'allHumans') {
+      for (const user of w.users.values()) {
+        if (user.isBot || !user.isActive) continue;
+        w.presence.set(user.id, { userId: user.id, lastActiveTime: w.now(), lastConnectedTime: w.now(), lastUpdateId: ++w.presenceSequence });
+      }
+    }
+  }
+}
+
+/** The palette new subscriptions take their colour from. */
+export const SUBSCRIPTION_COLORS = [
+  '#76ce90', '#fae589', '#a6c7e5', '#e79ab5', '#bfd56f', '#f4ae55', '#b0a5fd', '#addfe5', '#f5ce6e', '#c2726a',
+  '#94c849', '#bd86e5', '#ee7e4a', '#a6dcbf', '#95a5fd', '#53a063', '#9987e1', '#e4523d', '#c2c2c2', '#4f8de4',
+  '#c6a8ad', '#e7cc4d', '#c8bebf', '#a47462',
+];
+
+export function buildWorld(fixture: Fixture, options: WorldOptions): World {
+  return new Builder(fixture, options).build();
+}

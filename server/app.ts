@@ -1,0 +1,122 @@
+/**
+ * The pure request -> response core: routing (404/405), authentication (401), parameters (400),
+ * the endpoint, and the envelope. Adapters (server/listen.ts, in-process dispatchers) call
+ * `handle` and nothing else.
+ */
+import { ApiError } from '../lib/errors.js';
+import { FEATURES } from '../lib/features.js';
+import { RateLimiter, type RateLimitRule } from '../lib/rate-limit.js';
+import type { World } from '../lib/world.js';
+import { authenticate } from './auth.js';
+import { type AuthedContext, type BaseContext, RawReply } from './endpoint.js';
+import { readParams, type RequestParams, sentNames } from './form.js';
+import { readDeclared } from './params.js';
+import type { ApiRequest, ApiResponse } from './request.js';
+import { emptyResponse, errorResponse, internalError, methodNotAllowed, notFound, success } from './respond.js';
+import { Router } from './router.js';
+import { ROUTES } from './routes.js';
+
+export interface AppOptions {
+  readonly world: World;
+  /** Serve `dev_fetch_api_key` and `dev_list_users` (on by default, as on a development server). */
+  readonly devEndpoints?: boolean;
+  /** Failed-login limit of `fetch_api_key`: 5 attempts per 30 minutes by default. */
+  readonly authRateLimit?: RateLimitRule;
+  /** The version string `server_settings` and `register` report. */
+  readonly zulipVersion?: string;
+  /** Where unexpected errors are reported; defaults to stderr. */
+  readonly logger?: (message: string, error?: unknown) => void;
+}
+
+export const DEFAULT_ZULIP_VERSION = '11.0-chat-api-reference';
+
+/** Python's sorted() order: by code point, not by UTF-16 unit. */
+function byCodePoint(a: string, b: string): number {
+  const x = [...a];
+  const y = [...b];
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    const d = (x[i] as string).codePointAt(0)! - (y[i] as string).codePointAt(0)!;
+    if (d !== 0) return d;
+  }
+  return x.length - y.length;
+}
+
+export class ChatApp {
+  readonly world: World;
+  readonly devEndpoints: boolean;
+  readonly zulipVersion: string;
+  readonly authLimiter: RateLimiter;
+  private readonly router = new Router(ROUTES);
+  private readonly logger: (message: string, error?: unknown) => void;
+  private readonly closers: Array<() => void> = [];
+
+  constructor(options: AppOptions) {
+    this.world = options.world;
+    this.devEndpoints = options.devEndpoints ?? true;
+    this.zulipVersion = options.zulipVersion ?? DEFAULT_ZULIP_VERSION;
+    this.authLimiter = new RateLimiter(this.world.clock, options.authRateLimit ?? { attempts: 5, windowMs: 30 * 60_000 });
+    this.logger = options.logger ?? ((message, error) => console.error(message, error));
+  }
+
+  /** Registers cleanup to run on close (long polls, timers). */
+  onClose(closer: () => void): void {
+    this.closers.push(closer);
+  }
+
+  close(): void {
+    for (const closer of this.closers.splice(0)) closer();
+  }
+
+  /** The realm's URL as seen by this request: the fixture's, or the Host the client used. */
+  realmUrl(request: ApiRequest): string {
+    if (this.world.realm.url) return this.world.realm.url;
+    const host = request.headers.get('host');
+    return host ? `http://${host}` : 'http://localhost:9991';
+  }
+
+  async handle(request: ApiRequest): Promise<ApiResponse> {
+    try {
+      const response = await this.dispatch(request);
+      return request.method === 'HEAD' ? { ...response, body: '' } : response;
+    } catch (error) {
+      if (error instanceof ApiError) return errorResponse(error);
+      this.logger(`internal error on ${request.method} ${request.path}`, error);
+      return internalError();
+    }
+  }
+
+  private async dispatch(request: ApiRequest): Promise<ApiResponse> {
+    let method = request.method;
+    let params: RequestParams | undefined;
+    // A form POST may name another method in its `method` field (the real server's override).
+    if (method === 'POST') {
+      params = await readParams(request);
+      const override = params.body.get('method');
+      if (override !== undefined) method = override.toUpperCase();
+    }
+    const match = this.router.match(this.world, method, request.path);
+    if (match.kind === 'not-found') return notFound();
+    if (match.kind === 'options') return emptyResponse(204, { Allow: [...match.allowed].sort().join(', ') });
+    if (match.kind === 'method-not-allowed') {
+      return match.def.emptyMethodNotAllowed ? emptyResponse(405, { Allow: match.allowed.join(', ') }) : methodNotAllowed(match.allowed);
+    }
+    const { endpoint } = match;
+    const base: BaseContext = { app: this, world: this.world, request, params: params ?? EMPTY_PARAMS, path: match.path };
+    let context: BaseContext | AuthedContext = base;
+    if (endpoint.auth === 'user') {
+      const user = authenticate(this.world, request.headers.get('authorization'));
+      context = { ...base, user };
+    }
+    params ??= await readParams(request);
+    context = { ...context, params };
+    (endpoint.gate as ((ctx: BaseContext) => void) | undefined)?.(context);
+    const { values, consumed } = readDeclared(this.world, endpoint.params, params);
+    const outcome = await (endpoint.run as (ctx: BaseContext, args: unknown) => unknown)(context, values);
+    if (outcome instanceof RawReply) return outcome.response;
+    const reports = endpoint.reportsIgnored !== false && this.world.has(FEATURES.IGNORED_PARAMETERS_EVERYWHERE);
+    const ignored = reports ? [...sentNames(params)].filter((name) => name !== 'client' && !consumed.has(name)).sort(byCodePoint) : [];
+    return success(outcome as Record<string, unknown>, ignored);
+  }
+}
+
+const EMPTY_PARAMS: RequestParams = { body: new Map(), query: new Map(), files: [] };

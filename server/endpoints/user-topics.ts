@@ -1,0 +1,3 @@
+import type { RouteDef } from '../endpoint.js';
+
+export const routes: RouteDef[] = [];

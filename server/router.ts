@@ -1,0 +1,134 @@
+/**
+ * Matches a path against the route table (first match wins, as in Django's URL list) and picks
+ * the method. Routes whose endpoints do not exist at the emulated feature level are skipped.
+ */
+import type { World } from '../lib/world.js';
+import type { Endpoint, Method, RouteDef } from './endpoint.js';
+
+type Segment = { kind: 'static'; text: string } | { kind: 'param' | 'int'; name: string } | { kind: 'rest'; name: string };
+
+interface CompiledRoute {
+  readonly def: RouteDef;
+  readonly segments: readonly Segment[];
+}
+
+export type RouteMatch =
+  | { kind: 'found'; endpoint: Endpoint; path: Map<string, string>; def: RouteDef }
+  | { kind: 'method-not-allowed'; allowed: string[]; def: RouteDef }
+  | { kind: 'options'; allowed: string[] }
+  | { kind: 'not-found' };
+
+export const API_PREFIX = '/api/v1';
+
+function compile(def: RouteDef): CompiledRoute {
+  const segments = def.path
+    .split('/')
+    .filter((s) => s !== '')
+    .map((part): Segment => {
+      const param = /^\{(\w+)(?::(int|path))?\}$/.exec(part);
+      if (!param) return { kind: 'static', text: part };
+      const name = param[1] as string;
+      if (param[2] === 'int') return { kind: 'int', name };
+      if (param[2] === 'path') return { kind: 'rest', name };
+      return { kind: 'param', name };
+    });
+  return { def, segments };
+}
+
+function decodePath(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
+
+function matchSegments(route: CompiledRoute, parts: readonly string[]): Map<string, string> | undefined {
+  const captured = new Map<string, string>();
+  let i = 0;
+  for (const segment of route.segments) {
+    if (segment.kind === 'rest') {
+      if (i >= parts.length) return undefined;
+      captured.set(segment.name, parts.slice(i).join('/'));
+      return captured;
+    }
+    const part = parts[i++];
+    if (part === undefined) return undefined;
+    if (segment.kind === 'static') {
+      if (part !== segment.text) return undefined;
+    } else if (segment.kind === 'int') {
+      if (!/^\d+$/.test(part)) return undefined;
+      captured.set(segment.name, part);
+    } else {
+      if (part === '') return undefined;
+      captured.set(segment.name, part);
+    }
+  }
+  return i === parts.length ? captured : undefined;
+}
+
+/** Resource modules may each add methods to one path; they are served as one route. */
+function mergeSamePaths(defs: readonly RouteDef[]): RouteDef[] {
+  const merged = new Map<string, RouteDef>();
+  for (const def of defs) {
+    const existing = merged.get(def.path);
+    if (!existing) {
+      merged.set(def.path, { ...def, methods: { ...def.methods } });
+      continue;
+    }
+    for (const method of Object.keys(def.methods) as Method[]) {
+      if (existing.methods[method]) throw new Error(`route ${method} ${def.path} is declared twice`);
+    }
+    merged.set(def.path, { ...existing, methods: { ...existing.methods, ...def.methods } });
+  }
+  return [...merged.values()];
+}
+
+export class Router {
+  private readonly routes: CompiledRoute[];
+  private readonly staticRoutes = new Map<string, CompiledRoute>();
+
+  constructor(defs: readonly RouteDef[]) {
+    this.routes = mergeSamePaths(defs).map(compile);
+    // Fast path for routes without parameters; order still matters only among patterns.
+    for (const route of this.routes) {
+      if (route.segments.every((s) => s.kind === 'static') && !this.staticRoutes.has(route.def.path)) {
+        this.staticRoutes.set(`/${route.segments.map((s) => (s as { text: string }).text).join('/')}`, route);
+      }
+    }
+  }
+
+  private available(world: World, def: RouteDef): Method[] {
+    const methods: Method[] = [];
+    for (const [method, endpoint] of Object.entries(def.methods) as Array<[Method, Endpoint]>) {
+      if (!endpoint.since || world.has(endpoint.since)) methods.push(method);
+    }
+    return methods;
+  }
+
+  match(world: World, method: string, rawPath: string): RouteMatch {
+    if (!rawPath.startsWith(`${API_PREFIX}/`)) return { kind: 'not-found' };
+    const path = decodePath(rawPath.slice(API_PREFIX.length));
+    const parts = path.split('/').slice(1);
+    if (parts.length > 1 && parts[parts.length - 1] === '') parts.pop();
+    for (const route of this.candidates(path)) {
+      const captured = matchSegments(route, parts);
+      if (!captured) continue;
+      const methods = this.available(world, route.def);
+      if (methods.length === 0) return { kind: 'not-found' };
+      const allowed = methods.includes('GET') ? [...methods, 'HEAD'] : [...methods];
+      if (method === 'OPTIONS') return { kind: 'options', allowed };
+      const effective = (method === 'HEAD' ? 'GET' : method) as Method;
+      const endpoint = methods.includes(effective) ? route.def.methods[effective] : undefined;
+      if (!endpoint) return { kind: 'method-not-allowed', allowed, def: route.def };
+      return { kind: 'found', endpoint, path: captured, def: route.def };
+    }
+    return { kind: 'not-found' };
+  }
+
+  private *candidates(path: string): Iterable<CompiledRoute> {
+    const exact = this.staticRoutes.get(path.endsWith('/') && path.length > 1 ? path.slice(0, -1) : path);
+    if (exact) yield exact;
+    yield* this.routes;
+  }
+}
