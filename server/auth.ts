@@ -9,6 +9,7 @@ import type { World } from '../lib/world.js';
 
 const API_KEY = /^[A-Za-z0-9]{32}$/;
 const DUMMY_KEY = Buffer.alloc(32, 0x61);
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** Compares API keys in constant time; keys of other lengths never match. */
 export function sameKey(expected: string, given: string): boolean {
@@ -31,7 +32,7 @@ function decodeCredentials(header: string): { email: string; key: string } {
   }
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(encoded, 'base64'));
+    text = strictUtf8.decode(Buffer.from(encoded, 'base64'));
   } catch {
     throw unauthorized('Invalid authorization header for basic auth');
   }

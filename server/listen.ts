@@ -8,6 +8,7 @@ import type { ApiRequest, ApiResponse } from './request.js';
 import { jsonResponse } from './respond.js';
 
 export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
+const EMPTY = new Uint8Array(0);
 
 const tooLarge = (): ApiResponse =>
   jsonResponse(413, { result: 'error', msg: 'Request body is too large', code: 'BAD_REQUEST' });
@@ -20,30 +21,52 @@ function writeResponse(res: ServerResponse, response: ApiResponse, close = false
   res.end(response.body);
 }
 
-function toApiRequest(req: IncomingMessage, body: Uint8Array, signal: AbortSignal): ApiRequest {
-  let url: URL;
-  try {
-    url = new URL(req.url ?? '/', 'http://localhost');
-  } catch {
-    url = new URL('http://localhost/');
-  }
+/** The abort signal is made on first use: only long polls need it, and it costs per request. */
+function lazySignal(res: ServerResponse): () => AbortSignal {
+  let controller: AbortController | undefined;
+  return () => {
+    if (!controller) {
+      const made = new AbortController();
+      controller = made;
+      if (res.destroyed) made.abort();
+      else
+        res.on('close', () => {
+          if (!res.writableFinished) made.abort();
+        });
+    }
+    return controller.signal;
+  };
+}
+
+function toApiRequest(req: IncomingMessage, body: Uint8Array, signal: () => AbortSignal): ApiRequest {
+  const target = req.url ?? '/';
+  const mark = target.indexOf('?');
+  const path = mark === -1 ? target : target.slice(0, mark);
+  const query = mark === -1 ? [] : [...new URLSearchParams(target.slice(mark + 1))];
   const headers = new Map<string, string>();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
   }
   return {
     method: (req.method ?? 'GET').toUpperCase(),
-    path: url.pathname,
-    query: [...url.searchParams.entries()],
+    path,
+    query,
     headers,
     body,
-    signal,
+    get signal() {
+      return signal();
+    },
     ...(req.socket.remoteAddress ? { remote: req.socket.remoteAddress } : {}),
   };
 }
 
 /** Collects the body, or answers 413 without reading further once it passes the limit. */
 function readBody(req: IncomingMessage, res: ServerResponse, maxBytes: number, done: (body: Uint8Array) => void): void {
+  // Most requests (every GET) have no body: answer without waiting for the stream to end.
+  if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
+    done(EMPTY);
+    return;
+  }
   const declared = Number(req.headers['content-length'] ?? 0);
   if (declared > maxBytes) {
     writeResponse(res, tooLarge(), true);
@@ -70,12 +93,9 @@ function readBody(req: IncomingMessage, res: ServerResponse, maxBytes: number, d
 export function createHttpServer(app: ChatApp, options: { maxBodyBytes?: number } = {}): Server {
   const maxBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const server = createServer({ keepAlive: true }, (req, res) => {
-    const aborter = new AbortController();
-    res.on('close', () => {
-      if (!res.writableFinished) aborter.abort();
-    });
+    const signal = lazySignal(res);
     readBody(req, res, maxBytes, (body) => {
-      app.handle(toApiRequest(req, body, aborter.signal)).then(
+      app.handle(toApiRequest(req, body, signal)).then(
         (response) => writeResponse(res, response),
         () => res.destroy(),
       );

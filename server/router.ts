@@ -111,7 +111,8 @@ export class Router {
     const path = decodePath(rawPath.slice(API_PREFIX.length));
     const parts = path.split('/').slice(1);
     if (parts.length > 1 && parts[parts.length - 1] === '') parts.pop();
-    for (const route of this.candidates(path)) {
+    const exact = this.staticRoutes.get(path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path);
+    for (const route of exact ? [exact] : this.routes) {
       const captured = matchSegments(route, parts);
       if (!captured) continue;
       const methods = this.available(world, route.def);
@@ -124,11 +125,5 @@ export class Router {
       return { kind: 'found', endpoint, path: captured, def: route.def };
     }
     return { kind: 'not-found' };
-  }
-
-  private *candidates(path: string): Iterable<CompiledRoute> {
-    const exact = this.staticRoutes.get(path.endsWith('/') && path.length > 1 ? path.slice(0, -1) : path);
-    if (exact) yield exact;
-    yield* this.routes;
   }
 }

@@ -26,9 +26,16 @@ export function canSeeDeliveryEmail(viewer: User, target: User): boolean {
   return VISIBLE_TO.get(emailVisibility(target))?.includes(viewer.role) ?? false;
 }
 
+/** Gravatar hashes by user, recomputed only when the email changes (hashing is per request otherwise). */
+const gravatarHashes = new WeakMap<User, { email: string; hash: string }>();
+
 export function gravatarUrl(user: User): string {
-  const hash = createHash('md5').update(user.deliveryEmail.toLowerCase()).digest('hex');
-  return `https://secure.gravatar.com/avatar/${hash}?d=identicon&version=${user.avatarVersion}`;
+  let cached = gravatarHashes.get(user);
+  if (cached?.email !== user.deliveryEmail) {
+    cached = { email: user.deliveryEmail, hash: createHash('md5').update(user.deliveryEmail.toLowerCase()).digest('hex') };
+    gravatarHashes.set(user, cached);
+  }
+  return `https://secure.gravatar.com/avatar/${cached.hash}?d=identicon&version=${user.avatarVersion}`;
 }
 
 export function avatarUrl(world: World, user: User, clientGravatar: boolean): string | null {
@@ -39,8 +46,15 @@ export function avatarUrl(world: World, user: User, clientGravatar: boolean): st
 
 /** ISO-8601 with minute precision and offset, as the current server formats `date_joined`. */
 export function formatDateJoined(ms: number): string {
-  return `${new Date(ms).toISOString().slice(0, 16)}+00:00`;
+  let text = dateJoinedTexts.get(ms);
+  if (text === undefined) {
+    text = `${new Date(ms).toISOString().slice(0, 16)}+00:00`;
+    if (dateJoinedTexts.size > 10_000) dateJoinedTexts.clear();
+    dateJoinedTexts.set(ms, text);
+  }
+  return text;
 }
+const dateJoinedTexts = new Map<number, string>();
 
 /** Custom profile field types whose values are Markdown and get a `rendered_value`. */
 const RENDERED_FIELD_TYPES = new Set([1, 2]);
