@@ -109,11 +109,7 @@ export function object<F extends Fields>(fields: F, options: { extra?: 'forbid' 
   const names = Object.keys(fields);
   return schema((value, path) => {
     if (!isObject(value)) throw badRequest(`${path} is not a dict`);
-    if (options.extra !== 'ignore') {
-      for (const key of value.keys()) {
-        if (!Object.hasOwn(fields, key)) throw badRequest(`Argument "${key}" at ${keyPath(path, key)} is unexpected`);
-      }
-    }
+    // pydantic validates the declared fields in order first; unexpected keys are reported after.
     const out: Record<string, unknown> = {};
     for (const name of names) {
       const field = fields[name] as Field<unknown, boolean>;
@@ -123,6 +119,11 @@ export function object<F extends Fields>(fields: F, options: { extra?: 'forbid' 
         continue;
       }
       out[name] = field.schema.parse(raw, keyPath(path, name));
+    }
+    if (options.extra !== 'ignore') {
+      for (const key of value.keys()) {
+        if (!Object.hasOwn(fields, key)) throw badRequest(`Argument "${key}" at ${keyPath(path, key)} is unexpected`);
+      }
     }
     return out as ObjectOf<F>;
   });

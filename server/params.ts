@@ -19,24 +19,31 @@ export class Param<T, Optional extends boolean = true> {
     readonly aliases: readonly string[] = [],
     readonly defaultValue: { value: T } | undefined = undefined,
     readonly since: Feature | undefined = undefined,
+    /** From this level on the parameter no longer exists (renamed or removed). */
+    readonly until: Feature | undefined = undefined,
   ) {}
 
   required(): Param<T, false> {
-    return new Param<T, false>(this.decode, true, this.aliases, undefined, this.since);
+    return new Param<T, false>(this.decode, true, this.aliases, undefined, this.since, this.until);
   }
 
   default(value: T): Param<T, false> {
-    return new Param<T, false>(this.decode, false, this.aliases, { value }, this.since);
+    return new Param<T, false>(this.decode, false, this.aliases, { value }, this.since, this.until);
   }
 
   /** Another accepted name; sending both is REQUEST_CONFUSING_VAR. */
   alias(name: string): Param<T, Optional> {
-    return new Param<T, Optional>(this.decode, this.isRequired, [...this.aliases, name], this.defaultValue, this.since);
+    return new Param<T, Optional>(this.decode, this.isRequired, [...this.aliases, name], this.defaultValue, this.since, this.until);
   }
 
   /** Below this feature level the parameter does not exist (it is reported as ignored). */
   availableFrom(feature: Feature): Param<T, Optional> {
-    return new Param<T, Optional>(this.decode, this.isRequired, this.aliases, this.defaultValue, feature);
+    return new Param<T, Optional>(this.decode, this.isRequired, this.aliases, this.defaultValue, feature, this.until);
+  }
+
+  /** From this level on the parameter does not exist (it is reported as ignored). */
+  availableUntil(feature: Feature): Param<T, Optional> {
+    return new Param<T, Optional>(this.decode, this.isRequired, this.aliases, this.defaultValue, this.since, feature);
   }
 
   /** Adds a check that runs on the decoded value. */
@@ -46,13 +53,13 @@ export class Param<T, Optional extends boolean = true> {
       test(value, name);
       return value;
     };
-    return new Param<T, Optional>(decode, this.isRequired, this.aliases, this.defaultValue, this.since);
+    return new Param<T, Optional>(decode, this.isRequired, this.aliases, this.defaultValue, this.since, this.until);
   }
 
   map<U>(convert: (value: T, name: string) => U): Param<U, Optional> {
     const decode: Decode<U> = (raw, name) => convert(this.decode(raw, name), name);
     const defaultValue = this.defaultValue === undefined ? undefined : { value: convert(this.defaultValue.value, '') };
-    return new Param<U, Optional>(decode, this.isRequired, this.aliases, defaultValue, this.since);
+    return new Param<U, Optional>(decode, this.isRequired, this.aliases, defaultValue, this.since, this.until);
   }
 }
 
@@ -132,6 +139,7 @@ export function readDeclared<S extends ParamSpecs>(
   const consumed = new Set<string>();
   for (const [name, spec] of Object.entries(specs)) {
     if (spec.since && !world.has(spec.since)) continue;
+    if (spec.until && world.has(spec.until)) continue;
     let found: { name: string; raw: string } | undefined;
     for (const candidate of [name, ...spec.aliases]) {
       const raw = params.body.get(candidate) ?? params.query.get(candidate);
