@@ -28,6 +28,7 @@ export const fixtureSchema = object({
       moderationRequestChannel: optional(nullable(str)),
       enableSpectatorAccess: optional(bool),
       waitingPeriodThreshold: optional(int),
+      canCreateUsers: optional(bool),
     }),
   ),
   userSettingsDefaults: optional(mapOf(union(bool, union(int, str)))),

@@ -101,6 +101,7 @@ class Builder {
       messageRetentionDays: -1,
       maxFileUploadSizeMib: 25,
       emailAuthEnabled: true,
+      canCreateUsers: r.canCreateUsers ?? false,
       settings: new Map(),
     };
     for (const [name, value] of stockDefaults()) w.userSettingsDefaults.set(name, value);

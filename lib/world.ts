@@ -48,6 +48,21 @@ export class IdAllocator {
   }
 }
 
+/**
+ * An email the server would have sent (deactivation notices, ...). Sending mail is out of scope,
+ * so messages are recorded in `World.outbox` where tests and operators can read them.
+ */
+export interface OutgoingEmail {
+  /** Which message: `deactivate` for the account-deactivation notice. */
+  readonly template: string;
+  readonly toUserIds: readonly number[];
+  readonly to: readonly string[];
+  readonly subject: string;
+  readonly context: Readonly<Record<string, string>>;
+  /** Milliseconds since the epoch. */
+  readonly sentAt: number;
+}
+
 export interface WorldOptions {
   readonly clock: Clock;
   readonly featureLevel?: number;
@@ -89,6 +104,8 @@ export class World {
   readonly attachments = new Map<number, Attachment>();
   readonly customProfileFields: CustomProfileField[] = [];
   readonly realmEmoji = new Map<number, RealmEmoji>();
+  /** Emails "sent" by the server, oldest first (see OutgoingEmail). */
+  readonly outbox: OutgoingEmail[] = [];
 
   constructor(options: WorldOptions) {
     this.clock = options.clock;

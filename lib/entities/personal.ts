@@ -40,6 +40,8 @@ export interface UserStatus {
   reactionType: string;
   /** Milliseconds since the epoch. */
   timestamp: number;
+  /** The status's own "away" flag, used only below feature level 148 (later it mirrors `presence_enabled`). */
+  away?: boolean;
 }
 
 export interface NavigationView {
@@ -56,4 +58,6 @@ export interface PushRegistration {
   bouncerPublicKey: string;
   encryptedPushRegistration: string;
   status: 'pending' | 'active' | 'failed';
+  /** Set when `status` is `failed`: the relay's error code (`INVALID_BOUNCER_PUBLIC_KEY`, ...). */
+  errorCode?: string | null;
 }

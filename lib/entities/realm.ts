@@ -39,6 +39,10 @@ export interface Realm {
   allowMessageEditing: boolean;
   /** Null means no limit. */
   messageContentEditLimitSeconds: number | null;
+  /** Topic moves by non-moderators; null means no limit, absent means the default 604800 (7 days). */
+  moveMessagesWithinStreamLimitSeconds?: number | null;
+  /** Channel moves by non-moderators; null means no limit, absent means the default 604800 (7 days). */
+  moveMessagesBetweenStreamsLimitSeconds?: number | null;
   presenceDisabled: boolean;
   enableSpectatorAccess: boolean;
   waitingPeriodThreshold: number;
@@ -47,5 +51,11 @@ export interface Realm {
   messageRetentionDays: number;
   maxFileUploadSizeMib: number;
   emailAuthEnabled: boolean;
+  /**
+   * Whether administrators may create users through `POST /users`. The real server requires a
+   * per-account `can_create_users` flag set by a server administrator; here it is one realm-wide
+   * option (fixture `realm.canCreateUsers`, on in the development realm).
+   */
+  canCreateUsers: boolean;
   readonly settings: Map<RealmPermissionSetting, GroupSetting>;
 }

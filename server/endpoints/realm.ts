@@ -1,3 +1,93 @@
-import type { RouteDef } from '../endpoint.js';
+/**
+ * Organization settings: `PATCH /realm/user_settings_defaults` (section 4.3, level 96) and a
+ * minimal `PATCH /realm` (message editing, waiting period, moderation channel, group settings).
+ */
+import { type GroupSettingChange, updateRealm } from '../../lib/actions/realm-settings.js';
+import { updateUserSettingsDefaults } from '../../lib/actions/user-settings-defaults.js';
+import { badRequest, mustBeAdministrator } from '../../lib/errors.js';
+import { REALM_PERMISSION_SETTINGS, type RealmPermissionSetting } from '../../lib/entities/realm.js';
+import { isAdministrator, type SettingValue } from '../../lib/entities/user.js';
+import { FEATURES } from '../../lib/features.js';
+import { groupSettingValue } from '../../lib/group-setting-input.js';
+import { bool, int, object, optional, required, schema, str as strSchema, union } from '../../lib/schema.js';
+import { type AuthedContext, authed, RawReply, type RouteDef } from '../endpoint.js';
+import { sentNames } from '../form.js';
+import { json, literalStr, type Param, readDeclared } from '../params.js';
+import { success } from '../respond.js';
+import { settingParam, settingsAtLevel } from './user-settings-params.js';
 
-export const routes: RouteDef[] = [];
+const requireAdministrator = ({ user }: AuthedContext): void => {
+  if (!isAdministrator(user)) throw mustBeAdministrator();
+};
+
+/** Python's sorted() order (by code point), as `ignored_parameters_unsupported` is sorted. */
+const byCodePoint = (a: string, b: string): number => {
+  const x = [...a].map((c) => c.codePointAt(0) as number);
+  const y = [...b].map((c) => c.codePointAt(0) as number);
+  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return (x[i] as number) - (y[i] as number);
+  return x.length - y.length;
+};
+
+/**
+ * The settings are declared per emulated level (a setting that does not exist yet, or any more,
+ * is reported as ignored). This endpoint reported ignored parameters from its first level (96),
+ * before every endpoint did (167), so it builds its own envelope.
+ */
+const updateSettingsDefaults = authed({
+  since: FEATURES.USER_SETTINGS_DEFAULTS_ENDPOINT,
+  gate: requireAdministrator,
+  params: {},
+  run({ world, params }) {
+    const specs = Object.fromEntries(settingsAtLevel(world).map((definition) => [definition.name, settingParam(world, definition)]));
+    const { values, consumed } = readDeclared(world, specs, params);
+    const changes = new Map<string, SettingValue>();
+    for (const [name, value] of Object.entries(values)) if (value !== undefined) changes.set(name, value as SettingValue);
+    updateUserSettingsDefaults(world, changes);
+    const ignored = [...sentNames(params)].filter((name) => name !== 'client' && !consumed.has(name)).sort(byCodePoint);
+    return new RawReply(success({}, ignored));
+  },
+});
+
+/** `GroupSettingChangeRequest`: `{"new": value, "old": expected}` (old optional). */
+const groupSettingChange = schema<GroupSettingChange>((value, path) => {
+  if (!(value instanceof Map)) throw badRequest(`${path} does not have the expected format`);
+  return object({ new: required(groupSettingValue), old: optional(groupSettingValue) }, { extra: 'ignore' }).parse(value, path);
+});
+
+const groupSettingParams = Object.fromEntries(
+  [...REALM_PERMISSION_SETTINGS].sort().map((name) => [name, json(groupSettingChange)]),
+) as Record<RealmPermissionSetting, Param<GroupSettingChange>>;
+
+const updateRealmSettings = authed({
+  gate: requireAdministrator,
+  params: {
+    allow_message_editing: json(bool),
+    ...groupSettingParams,
+    message_content_edit_limit_seconds: json(union(int, strSchema)),
+    message_edit_history_visibility_policy: literalStr('all', 'moves', 'none').availableFrom(FEATURES.EDIT_HISTORY_VISIBILITY_POLICY),
+    moderation_request_channel_id: json(int),
+    waiting_period_threshold: json(int).check((value, name) => {
+      if (value < 0) throw badRequest(`${name} is too small`);
+    }),
+  },
+  run({ world, user }, args) {
+    const groupSettings = new Map<RealmPermissionSetting, GroupSettingChange>();
+    for (const name of REALM_PERMISSION_SETTINGS) {
+      const change = args[name];
+      if (change !== undefined) groupSettings.set(name, change);
+    }
+    return updateRealm(world, user, {
+      groupSettings,
+      ...(args.allow_message_editing === undefined ? {} : { allowMessageEditing: args.allow_message_editing }),
+      ...(args.message_content_edit_limit_seconds === undefined ? {} : { messageContentEditLimitSeconds: args.message_content_edit_limit_seconds }),
+      ...(args.message_edit_history_visibility_policy === undefined ? {} : { editHistoryVisibilityPolicy: args.message_edit_history_visibility_policy }),
+      ...(args.moderation_request_channel_id === undefined ? {} : { moderationRequestChannelId: args.moderation_request_channel_id }),
+      ...(args.waiting_period_threshold === undefined ? {} : { waitingPeriodThreshold: args.waiting_period_threshold }),
+    });
+  },
+});
+
+export const routes: RouteDef[] = [
+  { path: '/realm', methods: { PATCH: updateRealmSettings } },
+  { path: '/realm/user_settings_defaults', methods: { PATCH: updateSettingsDefaults } },
+];
