@@ -1,0 +1,201 @@
+import t from 'tap';
+import { subscribe, type SubscribeInput } from '../lib/actions/subscriptions.js';
+import {
+  channelPolicy,
+  type ChannelsCreatedNotice,
+  newSubscriptionMessagesAllowed,
+  type SubscribedByOthersNotice,
+} from '../lib/actions/subscription-notices.js';
+import type { Stream } from '../lib/entities/stream.js';
+import {
+  activeIds,
+  CORDELIA,
+  DESDEMONA,
+  HAMLET,
+  IAGO,
+  ofType,
+  OTHELLO,
+  POLONIUS,
+  recordEvents,
+  sortedIds,
+  userOf,
+} from './support/channels.js';
+import { testServer, type TestServer } from './support/harness.js';
+
+const sub = (s: TestServer, email: string, params: Record<string, unknown>) => s.as(email).post('/users/me/subscriptions', params);
+const names = (...list: string[]) => list.map((name) => ({ name }));
+
+t.test('a new public channel: stream/create to non-guests, subscription/add to each subscriber, peer_add to the rest', async (t) => {
+  const s = testServer();
+  const events = recordEvents(s);
+  await sub(s, HAMLET, { subscriptions: [{ name: 'brand new', description: 'hi' }], principals: [s.id(HAMLET), s.id(OTHELLO)] });
+  const id = s.streamId('brand new');
+  const nonGuests = activeIds(s, { guests: false });
+  t.same(
+    events.map((e) => [e.event.type, e.event.op]),
+    [
+      ['stream', 'create'],
+      ['subscription', 'add'],
+      ['subscription', 'add'],
+      ['subscription', 'peer_add'],
+    ],
+  );
+  const create = events[0]!;
+  t.same(create.userIds, nonGuests, 'every active non-guest, bots included');
+  t.match((create.event.streams as unknown[])[0], { stream_id: id, name: 'brand new', stream_weekly_traffic: null, subscriber_count: 0 });
+  t.same(events[1]!.userIds, [s.id(HAMLET)]);
+  t.same(events[2]!.userIds, [s.id(OTHELLO)]);
+  t.same(events[3]!.event, { type: 'subscription', op: 'peer_add', stream_ids: [id], user_ids: sortedIds([s.id(HAMLET), s.id(OTHELLO)]) });
+  t.same(events[3]!.userIds, nonGuests.filter((u) => u !== s.id(HAMLET) && u !== s.id(OTHELLO)), 'the new subscribers are not peers');
+});
+
+t.test('subscription/add objects are the GET /users/me/subscriptions entries with subscribers', async (t) => {
+  const s = testServer();
+  const events = recordEvents(s);
+  await sub(s, HAMLET, { subscriptions: names('Scotland', 'brand new') });
+  const added = ofType(events, 'subscription', 'add')[0]!.event.subscriptions as Array<Record<string, unknown>>;
+  const listed = (await s.as(HAMLET).get('/users/me/subscriptions', { include_subscribers: true })).body.subscriptions as Array<Record<string, unknown>>;
+  for (const entry of added) {
+    t.same(entry, listed.find((x) => x.stream_id === entry.stream_id), String(entry.name));
+  }
+  t.same(added.map((x) => x.name), ['Scotland', 'brand new'], 'existing channels first, then created ones');
+});
+
+t.test('a new private channel is announced to administrators and its channel administrators, then to new members', async (t) => {
+  const s = testServer();
+  const events = recordEvents(s);
+  await sub(s, HAMLET, { subscriptions: names('secret'), invite_only: true, principals: [s.id(HAMLET), s.id(OTHELLO)] });
+  const id = s.streamId('secret');
+  const creates = ofType(events, 'stream', 'create');
+  t.same(creates.map((e) => e.userIds), [sortedIds([s.id(DESDEMONA), s.id(IAGO), s.id(HAMLET)]), [s.id(OTHELLO)]]);
+  t.same(ofType(events, 'subscription', 'peer_add').map((e) => [e.event.stream_ids, e.userIds]), [[[id], sortedIds([s.id(DESDEMONA), s.id(IAGO)])]]);
+});
+
+t.test('before level 349 the creator of a private channel learns of it as a new member', async (t) => {
+  const s = testServer({ featureLevel: 348 });
+  const events = recordEvents(s);
+  await sub(s, HAMLET, { subscriptions: names('secret'), invite_only: true });
+  t.same(ofType(events, 'stream', 'create').map((e) => e.userIds), [sortedIds([s.id(DESDEMONA), s.id(IAGO)]), [s.id(HAMLET)]]);
+});
+
+t.test('a new web-public channel is announced to guests too, from level 220', async (t) => {
+  for (const [level, guests] of [[219, false], [220, true]] as const) {
+    const s = testServer({ featureLevel: level });
+    const events = recordEvents(s);
+    await sub(s, DESDEMONA, { subscriptions: names('open'), is_web_public: true });
+    t.equal(ofType(events, 'stream', 'create')[0]!.userIds.includes(s.id(POLONIUS)), guests, `level ${level}`);
+  }
+});
+
+t.test('a guest subscribed to a public channel gets stream/create from level 192', async (t) => {
+  for (const [level, expected] of [[191, 0], [192, 1]] as const) {
+    const s = testServer({ featureLevel: level });
+    const events = recordEvents(s);
+    await sub(s, IAGO, { subscriptions: names('Denmark'), principals: [s.id(POLONIUS)] });
+    t.equal(ofType(events, 'stream', 'create').filter((e) => e.userIds.includes(s.id(POLONIUS))).length, expected, `level ${level}`);
+  }
+});
+
+t.test('peer_add groups public channels changed for the same users, and reaches subscribed guests separately', async (t) => {
+  const s = testServer();
+  const scotland = s.streamId('Scotland');
+  const venice = s.streamId('Venice');
+  const denmark = s.streamId('Denmark');
+  await sub(s, IAGO, { subscriptions: names('Denmark'), principals: [s.id(POLONIUS)] });
+  const events = recordEvents(s);
+  await sub(s, CORDELIA, { subscriptions: names('Scotland', 'Venice', 'Denmark', 'Rome') });
+  const peers = ofType(events, 'subscription', 'peer_add').map((e) => [e.event.stream_ids, e.userIds]);
+  const cordelia = s.id(CORDELIA);
+  const nonGuests = activeIds(s, { guests: false }).filter((u) => u !== cordelia);
+  const everyone = activeIds(s, { guests: true }).filter((u) => u !== cordelia);
+  t.same(
+    new Set(peers.map((p) => JSON.stringify(p))),
+    new Set([
+      JSON.stringify([[denmark], sortedIds([...nonGuests, s.id(POLONIUS)])]),
+      JSON.stringify([[s.streamId('Rome')], everyone]),
+      JSON.stringify([sortedIds([scotland, venice]), nonGuests]),
+    ]),
+  );
+});
+
+t.test('a guest subscribed to a public channel is not a peer before level 220', async (t) => {
+  const s = testServer({ featureLevel: 219 });
+  const events = recordEvents(s);
+  await sub(s, CORDELIA, { subscriptions: names('Rome') });
+  t.notOk(ofType(events, 'subscription', 'peer_add')[0]!.userIds.includes(s.id(POLONIUS)));
+});
+
+/** The subscribe action with hooks that record what Notification Bot would send. */
+function withHooks(s: TestServer, email: string, input: Partial<SubscribeInput>) {
+  const created: ChannelsCreatedNotice[] = [];
+  const dms: SubscribedByOthersNotice[][] = [];
+  const full: SubscribeInput = {
+    subscriptions: [],
+    inviteOnly: false,
+    isWebPublic: false,
+    isDefaultStream: false,
+    historyPublicToSubscribers: null,
+    messageRetentionDays: 'realm_default',
+    topicsPolicy: undefined,
+    groupSettings: new Map(),
+    legacyPostPolicy: undefined,
+    announce: false,
+    principals: [],
+    authorizationErrorsFatal: true,
+    folderId: undefined,
+    sendNewSubscriptionMessages: true,
+    ...input,
+  };
+  const result = subscribe(s.world, userOf(s, email), full, {
+    onChannelsCreated: (_world, _actor, notice) => created.push(notice),
+    onSubscribedByOthers: (_world, _actor, notices) => dms.push([...notices]),
+  });
+  return { result, created, dms };
+}
+
+t.test('onSubscribedByOthers gets a DM per user subscribed by someone else, never the actor, bots or new channels', async (t) => {
+  const s = testServer();
+  const { dms, created } = withHooks(s, IAGO, {
+    subscriptions: names('Venice', 'Scotland', 'brand new'),
+    principals: [s.id(IAGO), s.id(HAMLET), s.id(CORDELIA), 16],
+  });
+  t.same(dms, [
+    [
+      { recipientId: s.id(HAMLET), channelNames: ['Scotland', 'Venice'] },
+      { recipientId: s.id(CORDELIA), channelNames: ['Scotland', 'Venice'] },
+    ],
+  ]);
+  t.same(created, [{ channelIds: [s.streamId('brand new')], announcementChannelId: null, channelEvents: [{ streamId: s.streamId('brand new'), policy: 'public', description: '' }] }]);
+  t.equal(s.world.messages.size, 0, 'the default hooks send nothing yet');
+});
+
+t.test('onChannelsCreated names the announcement channel only when announce is set', async (t) => {
+  const s = testServer();
+  const { created } = withHooks(s, HAMLET, { subscriptions: names('loud'), announce: true });
+  t.equal(created[0]!.announcementChannelId, s.streamId('Verona'));
+  const quiet = withHooks(s, HAMLET, { subscriptions: names('Denmark'), announce: true });
+  t.same(quiet.created, [], 'nothing created, nothing announced');
+});
+
+t.test('new-subscription DMs follow send_new_subscription_messages and the bulk limit from level 397', async (t) => {
+  const s = testServer();
+  const off = withHooks(s, IAGO, { subscriptions: names('Venice'), principals: [s.id(HAMLET)], sendNewSubscriptionMessages: false });
+  t.same(off.dms, []);
+  t.notOk('new_subscription_messages_sent' in off.result);
+  const old = testServer({ featureLevel: 396 });
+  const always = withHooks(old, IAGO, { subscriptions: names('Venice'), principals: [old.id(HAMLET)], sendNewSubscriptionMessages: false });
+  t.equal(always.dms.length, 1, 'before 397 the DM is always due');
+  const many = new Map(Array.from({ length: 101 }, (_, i) => [i + 1000, [] as Stream[]]));
+  const input = { actor: userOf(s, IAGO), subscribed: many, created: [], announce: false, sendNewSubscriptionMessages: true };
+  t.equal(newSubscriptionMessagesAllowed(s.world, input), false, 'more than 100 new subscribers: no DMs');
+  t.equal(newSubscriptionMessagesAllowed(s.world, { ...input, subscribed: new Map([...many].slice(0, 100)) }), true);
+});
+
+t.test('channel-events messages name the channel policy', async (t) => {
+  const s = testServer();
+  const base = s.world.streamByName('Denmark')!;
+  t.equal(channelPolicy({ ...base, isWebPublic: true }), 'web_public');
+  t.equal(channelPolicy(base), 'public');
+  t.equal(channelPolicy({ ...base, inviteOnly: true, historyPublicToSubscribers: true }), 'private_shared_history');
+  t.equal(channelPolicy({ ...base, inviteOnly: true, historyPublicToSubscribers: false }), 'private_protected_history');
+});
