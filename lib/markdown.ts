@@ -1,7 +1,9 @@
 /**
  * A small Markdown renderer for the common cases (paragraphs, emphasis, inline and fenced code,
- * links, user and channel mentions). Everything else is escaped, never passed through as HTML.
+ * links, user and channel mentions, message links, global times, quote and spoiler blocks).
+ * Everything else is escaped, never passed through as HTML.
  */
+import { channelNarrowPath, topicNarrowPath } from './message-links.js';
 
 export interface MentionTarget {
   readonly id: number;
@@ -44,7 +46,7 @@ function renderInline(text: string, ctx: MarkdownContext): string {
 }
 
 const SPAN =
-  /(@_?\*\*([^*\n|]+?)(?:\|(\d+))?\*\*)|(#\*\*([^*\n>]+?)(?:>([^*\n]+?))?\*\*)|(\[([^\]\n]+)\]\(([^)\s]+)\))|(https?:\/\/[^\s<>"]+[^\s<>".,;:!?)])|(\*\*([^*\n]+)\*\*)|(\*([^*\n]+)\*)|(~~([^~\n]+)~~)/g;
+  /(@_?\*\*([^*\n|]+?)(?:\|(\d+))?\*\*)|(#\*\*([^*\n>]+?)(?:>([^*\n]*?))?\*\*)|(\[([^\]\n]+)\]\(([^)\s]+)\))|(https?:\/\/[^\s<>"]+[^\s<>".,;:!?)])|(\*\*([^*\n]+)\*\*)|(\*([^*\n]+)\*)|(~~([^~\n]+)~~)|(<time:([^>\n]+)>)/g;
 
 function renderSpans(text: string, ctx: MarkdownContext): string {
   let out = '';
@@ -65,14 +67,7 @@ function renderSpan(m: RegExpMatchArray, ctx: MarkdownContext): string {
     const cls = silent ? 'user-mention silent' : 'user-mention';
     return `<span class="${cls}" data-user-id="${user.id}">${silent ? '' : '@'}${escapeHtml(user.fullName)}</span>`;
   }
-  if (m[4] !== undefined) {
-    const stream = ctx.findStream?.(m[5] as string);
-    if (!stream) return escapeHtml(m[0]);
-    const topic = m[6];
-    const label = escapeHtml(`#${stream.name}`) + (topic === undefined ? '' : ` &gt; ${escapeHtml(topic)}`);
-    const cls = topic === undefined ? 'stream' : 'stream-topic';
-    return `<a class="${cls}" data-stream-id="${stream.id}" href="/#narrow/channel/${stream.id}">${label}</a>`;
-  }
+  if (m[4] !== undefined) return renderChannelLink(m, ctx);
   if (m[7] !== undefined) {
     const url = m[9] as string;
     if (!SAFE_URL.test(url)) return escapeHtml(m[0]);
@@ -81,7 +76,36 @@ function renderSpan(m: RegExpMatchArray, ctx: MarkdownContext): string {
   if (m[10] !== undefined) return `<a href="${escapeAttribute(m[10])}">${escapeHtml(m[10])}</a>`;
   if (m[11] !== undefined) return `<strong>${escapeHtml(m[12] as string)}</strong>`;
   if (m[13] !== undefined) return `<em>${escapeHtml(m[14] as string)}</em>`;
-  return `<del>${escapeHtml(m[16] as string)}</del>`;
+  if (m[15] !== undefined) return `<del>${escapeHtml(m[16] as string)}</del>`;
+  return renderTime(m[17] as string, m[18] as string);
+}
+
+/** `#**channel**`, `#**channel>topic**` and `#**channel>topic@message_id**`. */
+function renderChannelLink(m: RegExpMatchArray, ctx: MarkdownContext): string {
+  const stream = ctx.findStream?.(m[5] as string);
+  if (!stream) return escapeHtml(m[0]);
+  const rawTopic = m[6];
+  if (rawTopic === undefined) {
+    const href = `/${channelNarrowPath(stream.id, stream.name)}`;
+    return `<a class="stream" data-stream-id="${stream.id}" href="${escapeAttribute(href)}">${escapeHtml(`#${stream.name}`)}</a>`;
+  }
+  const near = /^(.*)@(\d+)$/s.exec(rawTopic);
+  const topic = near ? (near[1] as string) : rawTopic;
+  const shownTopic = topic === '' ? '<em>general chat</em>' : escapeHtml(topic);
+  const label = `${escapeHtml(`#${stream.name}`)} &gt; ${shownTopic}`;
+  const topicHref = `/${topicNarrowPath(stream.id, stream.name, topic)}`;
+  if (near) {
+    return `<a class="message-link" href="${escapeAttribute(`${topicHref}/near/${near[2]}`)}">${label} @ 💬</a>`;
+  }
+  return `<a class="stream-topic" data-stream-id="${stream.id}" href="${escapeAttribute(topicHref)}">${label}</a>`;
+}
+
+/** `<time:2025-06-01T12:00:00+00:00>`: a time shown in each reader's timezone. */
+function renderTime(source: string, value: string): string {
+  const ms = Date.parse(value);
+  if (Number.isNaN(ms)) return escapeHtml(source);
+  const iso = new Date(ms).toISOString().replace(/\.000Z$/, 'Z');
+  return `<time datetime="${iso}">${escapeHtml(value)}</time>`;
 }
 
 /** Renders message-style Markdown to HTML. */
@@ -95,7 +119,7 @@ export function renderMarkdown(source: string, ctx: MarkdownContext = {}): strin
   };
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] as string;
-    const fence = /^(`{3,}|~{3,})\s*(\S*)\s*$/.exec(line);
+    const fence = /^(`{3,}|~{3,})\s*(\S*)\s*(.*?)\s*$/.exec(line);
     if (fence) {
       flush();
       const close = fence[1] as string;
@@ -104,8 +128,11 @@ export function renderMarkdown(source: string, ctx: MarkdownContext = {}): strin
       while (i < lines.length && (lines[i] as string).trim() !== close) body.push(lines[i++] as string);
       const lang = fence[2] ?? '';
       if (lang === 'quote') blocks.push(`<blockquote>\n${renderMarkdown(body.join('\n'), ctx)}\n</blockquote>`);
-      else if (lang === 'spoiler' || lang.startsWith('spoiler')) {
-        blocks.push(`<div class="spoiler-block"><div class="spoiler-header"></div><div class="spoiler-content" aria-hidden="true">\n${renderMarkdown(body.join('\n'), ctx)}\n</div></div>`);
+      else if (lang === 'spoiler') {
+        const header = fence[3] ? `\n${renderMarkdown(fence[3], ctx)}` : '';
+        blocks.push(
+          `<div class="spoiler-block"><div class="spoiler-header">${header}\n</div><div class="spoiler-content" aria-hidden="true">\n${renderMarkdown(body.join('\n'), ctx)}\n</div></div>`,
+        );
       } else blocks.push(`<div class="codehilite"><pre><span></span><code>${escapeHtml(body.join('\n'))}\n</code></pre></div>`);
       continue;
     }

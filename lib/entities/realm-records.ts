@@ -19,6 +19,8 @@ export interface Reminder {
   delivered: boolean;
   failed: boolean;
   deliveredMessageId: number | null;
+  /** The realm URL the creating request used, for links regenerated at delivery. */
+  readonly realmUrl?: string;
 }
 
 export interface Attachment {
