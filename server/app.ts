@@ -13,8 +13,10 @@ import { readParams, type RequestParams, sentNames } from './form.js';
 import { readDeclared } from './params.js';
 import type { ApiRequest, ApiResponse } from './request.js';
 import { emptyResponse, errorResponse, internalError, methodNotAllowed, notFound, success } from './respond.js';
+import { type EventQueueOptions, type ResolvedEventQueueOptions, resolveEventQueueOptions } from './event-options.js';
 import { Router } from './router.js';
 import { ROUTES } from './routes.js';
+import { SchedulerDriver } from './scheduler-driver.js';
 
 export interface AppOptions {
   readonly world: World;
@@ -26,6 +28,8 @@ export interface AppOptions {
   readonly zulipVersion?: string;
   /** Where unexpected errors are reported; defaults to stderr. */
   readonly logger?: (message: string, error?: unknown) => void;
+  /** Heartbeat, queue-lifetime and sweep timing of event queues (server/event-options.ts). */
+  readonly events?: EventQueueOptions;
 }
 
 export const DEFAULT_ZULIP_VERSION = '11.0-chat-api-reference';
@@ -46,9 +50,12 @@ export class ChatApp {
   readonly devEndpoints: boolean;
   readonly zulipVersion: string;
   readonly authLimiter: RateLimiter;
+  readonly eventOptions: ResolvedEventQueueOptions;
   private readonly router = new Router(ROUTES);
   private readonly logger: (message: string, error?: unknown) => void;
   private readonly closers: Array<() => void> = [];
+  /** Runs timed work (reminder delivery) as time passes; see lib/scheduler.ts. */
+  private readonly scheduler: SchedulerDriver;
 
   constructor(options: AppOptions) {
     this.world = options.world;
@@ -56,6 +63,9 @@ export class ChatApp {
     this.zulipVersion = options.zulipVersion ?? DEFAULT_ZULIP_VERSION;
     this.authLimiter = new RateLimiter(this.world.clock, options.authRateLimit ?? { attempts: 5, windowMs: 30 * 60_000 });
     this.logger = options.logger ?? ((message, error) => console.error(message, error));
+    this.eventOptions = resolveEventQueueOptions(options.events);
+    this.scheduler = new SchedulerDriver(this.world);
+    this.onClose(() => this.scheduler.stop());
   }
 
   /** Registers cleanup to run on close (long polls, timers). */
@@ -76,12 +86,16 @@ export class ChatApp {
 
   async handle(request: ApiRequest): Promise<ApiResponse> {
     try {
+      this.scheduler.tick();
       const response = await this.dispatch(request);
       return request.method === 'HEAD' ? { ...response, body: '' } : response;
     } catch (error) {
       if (error instanceof ApiError) return errorResponse(error);
       this.logger(`internal error on ${request.method} ${request.path}`, error);
       return internalError();
+    } finally {
+      // Re-arm for whatever the request scheduled.
+      this.scheduler.tick();
     }
   }
 

@@ -69,6 +69,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     app,
     async close() {
       app.close();
+      // Held long polls were just answered; let those answers reach the sockets first.
+      await new Promise<void>((resolve) => setImmediate(resolve));
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
@@ -85,3 +87,6 @@ export { World } from '../lib/world.js';
 export { FEATURES, MAX_FEATURE_LEVEL } from '../lib/features.js';
 export { DEV_REALM_PATH, loadFixture } from '../fixtures/index.js';
 export { FixtureError } from '../lib/fixture.js';
+export { waitForEvent, EventWaitTimeout, type WaitForEventOptions } from './wait-for-event.js';
+export type { EventQueueOptions } from './event-options.js';
+export type { ChatEvent } from '../lib/events/hub.js';

@@ -1,0 +1,118 @@
+/**
+ * The event queues of a world: created by `POST /register` (or `GET /events` without a queue),
+ * fed by the world's EventHub, filtered and rewritten per queue (adapt.ts), acknowledged and
+ * read by `GET /events`, removed by `DELETE /events` or by the idle sweep.
+ *
+ * The registry is pure state on the world's clock. Waiting, heartbeats and the periodic sweep
+ * are the HTTP layer's business (server/long-poll.ts).
+ */
+import { randomUUID } from 'node:crypto';
+import type { World } from '../world.js';
+import { eventsForQueue } from './adapt.js';
+import { badEventQueueId, EventQueue, type QueuedEvent } from './event-queue.js';
+import type { ChatEvent } from './hub.js';
+import { DEFAULT_QUEUE_TIMEOUT_SECS, type QueueOptions, queueTimeoutSecs } from './queue-options.js';
+
+export type DeliveryListener = (queue: EventQueue, event: QueuedEvent) => void;
+
+export class EventQueues {
+  private readonly byId = new Map<string, EventQueue>();
+  private readonly byUser = new Map<number, Set<EventQueue>>();
+  /** Queues that also get messages of public channels the user does not receive (4.4). */
+  private readonly allStreams = new Set<EventQueue>();
+  private readonly listeners = new Set<DeliveryListener>();
+
+  constructor(private readonly world: World) {
+    world.events.subscribe((event, userIds) => this.dispatch(event, userIds));
+  }
+
+  get size(): number {
+    return this.byId.size;
+  }
+
+  /**
+   * Creates a queue for `userId`. `defaultTimeoutSecs` is what a requested lifespan of 0 means
+   * (600 s on the real server; an app option so tests can shorten it).
+   */
+  create(userId: number, options: QueueOptions, defaultTimeoutSecs: number = DEFAULT_QUEUE_TIMEOUT_SECS): EventQueue {
+    const timeoutMs = queueTimeoutSecs(options.lifespanSecs, defaultTimeoutSecs) * 1000;
+    const queue = new EventQueue(randomUUID(), userId, options, timeoutMs, this.world.now());
+    this.byId.set(queue.id, queue);
+    let mine = this.byUser.get(userId);
+    if (!mine) this.byUser.set(userId, (mine = new Set()));
+    mine.add(queue);
+    if (options.allPublicStreams || options.narrow.length > 0) this.allStreams.add(queue);
+    return queue;
+  }
+
+  /** The caller's queue, or `BAD_EVENT_QUEUE_ID` (unknown, expired, or another user's). */
+  get(userId: number, queueId: string): EventQueue {
+    const queue = this.byId.get(queueId);
+    if (!queue || queue.userId !== userId) throw badEventQueueId(queueId);
+    return queue;
+  }
+
+  forUser(userId: number): Iterable<EventQueue> {
+    return this.byUser.get(userId) ?? [];
+  }
+
+  delete(queue: EventQueue): void {
+    if (this.byId.get(queue.id) !== queue) return;
+    this.byId.delete(queue.id);
+    this.allStreams.delete(queue);
+    const mine = this.byUser.get(queue.userId);
+    mine?.delete(queue);
+    if (mine?.size === 0) this.byUser.delete(queue.userId);
+  }
+
+  /** Removes every idle queue past its lifetime at `now`; returns them. */
+  sweep(now: number): EventQueue[] {
+    const expired = [...this.byId.values()].filter((queue) => queue.expired(now));
+    for (const queue of expired) this.delete(queue);
+    return expired;
+  }
+
+  /** Appends to one queue, bypassing filters (heartbeats), and tells the listeners. */
+  push(queue: EventQueue, event: ChatEvent): QueuedEvent {
+    const queued = queue.push(event);
+    for (const listener of this.listeners) listener(queue, queued);
+    return queued;
+  }
+
+  /** Hears every event as a queue receives it (after filters and rewrites, with its id). */
+  onDelivered(listener: DeliveryListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private dispatch(event: ChatEvent, userIds: readonly number[]): void {
+    const targets = new Map<EventQueue, ChatEvent>();
+    if (this.isPublicChannelMessage(event)) {
+      // As on the real server, these queues see public-channel messages with empty flags.
+      for (const queue of this.allStreams) targets.set(queue, { ...event, flags: [] });
+    }
+    for (const userId of userIds) for (const queue of this.forUser(userId)) targets.set(queue, event);
+    for (const [queue, original] of targets) {
+      for (const adapted of eventsForQueue(this.world, queue.options, original)) this.push(queue, adapted);
+    }
+  }
+
+  private isPublicChannelMessage(event: ChatEvent): boolean {
+    if (event.type !== 'message' || this.allStreams.size === 0) return false;
+    const message = event.message as { type?: unknown; stream_id?: unknown } | undefined;
+    if (message?.type !== 'stream' || typeof message.stream_id !== 'number') return false;
+    return this.world.streams.get(message.stream_id)?.inviteOnly === false;
+  }
+}
+
+const registries = new WeakMap<World, EventQueues>();
+
+/** The world's queue registry, created (and subscribed to the hub) on first use. */
+export function eventQueues(world: World): EventQueues {
+  let registry = registries.get(world);
+  if (!registry) {
+    registry = new EventQueues(world);
+    registries.set(world, registry);
+  }
+  return registry;
+}
