@@ -1,0 +1,27 @@
+#!/usr/bin/env node
+/**
+ * `chat-conformance`: the conformance suite's command line. Everything lives in conformance/
+ * (which never imports the server); this file only wires the embedded reference server in, for
+ * runs without --base-url. Run with --help for the options.
+ */
+import { main } from '../conformance/cli/main.js';
+import { createApp } from '../server/index.js';
+import { makeRequest } from '../server/request.js';
+
+process.exitCode = await main({
+  argv: process.argv.slice(2),
+  env: process.env,
+  stdout: process.stdout,
+  stderr: process.stderr,
+  embedded(featureLevel) {
+    const app = createApp({
+      ...(featureLevel === undefined ? {} : { featureLevel }),
+      logger: (message, error) => process.stderr.write(`embedded server: ${message}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`),
+    });
+    return {
+      handler: async (request) =>
+        app.handle(makeRequest(request.method, request.path, { headers: { ...request.headers }, body: request.body, signal: request.signal })),
+      close: () => app.close(),
+    };
+  },
+});

@@ -1,0 +1,50 @@
+/**
+ * Cleanup registry: LIFO, run after the rule (or, for run-scoped entries, after the whole run)
+ * even when it failed or timed out. Each cleanup gets fresh clients, because the rule's own
+ * clients are aborted when the rule times out.
+ */
+import type { ApiClient } from './client/api-client.js';
+import { describeError } from './errors.js';
+import type { Need } from './rules/types.js';
+
+export interface CleanupContext {
+  /** A client for one of the rule's identities, not tied to the rule's timeout. */
+  as(who: Need): ApiClient;
+  readonly anonymous: ApiClient;
+}
+
+export type CleanupFn = (c: CleanupContext) => Promise<void>;
+
+export class CleanupRegistry {
+  private readonly entries: Array<{ label: string; fn: CleanupFn }> = [];
+
+  add(label: string, fn: CleanupFn): void {
+    this.entries.push({ label, fn });
+  }
+
+  get size(): number {
+    return this.entries.length;
+  }
+
+  /** Runs and removes every entry, last registered first; returns the failures as messages. */
+  async runAll(context: CleanupContext, timeoutMs: number): Promise<string[]> {
+    const errors: string[] = [];
+    while (this.entries.length > 0) {
+      const entry = this.entries.pop()!;
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        await Promise.race([
+          entry.fn(context),
+          new Promise<never>((_resolve, reject) => {
+            timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs);
+          }),
+        ]);
+      } catch (error) {
+        errors.push(`cleanup "${entry.label}" failed: ${describeError(error)}`);
+      } finally {
+        clearTimeout(timer);
+      }
+    }
+    return errors;
+  }
+}

@@ -1,0 +1,131 @@
+/**
+ * The command line of `chat-conformance` (commander 14): definition, parsing into typed options,
+ * and the reverse (the arguments that reach the same target again, for printed replay commands).
+ */
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { UsageError } from '../errors.js';
+import { isReportFormat, REPORT_FORMATS, type ReportFormat } from '../report/index.js';
+import { DEFAULT_NUM_RUNS, DEFAULT_TIMEOUT_MS } from '../runner.js';
+import { parseShard, type Shard } from '../selection.js';
+import { parseReplay } from '../seeds.js';
+
+export interface CliOptions {
+  readonly baseUrl?: string;
+  readonly emails: readonly string[];
+  readonly apiKeys: readonly string[];
+  readonly configFiles: readonly string[];
+  readonly bootstrap: boolean;
+  readonly only: readonly string[];
+  readonly skip: readonly string[];
+  readonly seed?: number;
+  readonly numRuns?: number;
+  readonly replay?: string;
+  readonly reporter?: ReportFormat;
+  readonly output?: string;
+  readonly shard?: Shard;
+  readonly timeout?: number;
+  readonly bail: boolean;
+  readonly readOnly: boolean;
+  readonly strictDocs: boolean;
+  readonly featureLevel?: number;
+  readonly serverFeatureLevel?: number;
+  readonly list: boolean;
+  readonly color?: boolean;
+}
+
+const integer = (min: number, max = Number.MAX_SAFE_INTEGER) => (value: string): number => {
+  const n = Number(value);
+  if (!/^-?\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < min || n > max) throw new InvalidArgumentError(`expected an integer from ${min} to ${max}`);
+  return n;
+};
+const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
+
+export function buildProgram(): Command {
+  return new Command()
+    .name('chat-conformance')
+    .description('Check a chat server (ours, a Zulip development server, any Zulip server) against the chat API description.')
+    .option('--base-url <url>', 'target server (scheme://host[:port]); without it, the embedded reference server runs in-process')
+    .option('--email <email>', 'email of an identity (repeatable, pairs with --api-key)', collect)
+    .option('--api-key <key>', 'API key of the identity given by the matching --email', collect)
+    .option('--config-file <file>', 'zuliprc file ([api] email, key, site); repeatable', collect)
+    .option('--no-bootstrap', 'do not fetch development credentials through dev_list_users/dev_fetch_api_key')
+    .option('--only <glob>', 'run only rules whose id matches (repeatable, comma-separated; * and ?)', collect)
+    .option('--skip <glob>', 'skip rules whose id matches (repeatable, comma-separated)', collect)
+    .option('--seed <n>', 'seed of every property (default: random, printed)', integer(-(2 ** 31), 2 ** 31 - 1))
+    .option('--num-runs <n>', `runs per property (default ${DEFAULT_NUM_RUNS})`, integer(1, 100_000))
+    .option('--replay <seed:path>', 're-run exactly one counterexample (printed by a failure report; use with --only)')
+    .addOption(new Option('--reporter <name>', 'report format (default: spec on a terminal, tap otherwise)').choices([...REPORT_FORMATS]))
+    .option('--output <file>', 'write the report to a file (progress still goes to stderr)')
+    .option('--shard <i/n>', 'run the i-th of n deterministic parts of the selected rules')
+    .option('--timeout <ms>', `time limit per rule (default ${DEFAULT_TIMEOUT_MS})`, integer(1))
+    .option('--bail', 'stop after the first failing rule')
+    .option('--read-only', 'run only rules that do not change server state')
+    .option('--strict-docs', 'fail rules that observe a known deviation of the real server from the description')
+    .option('--feature-level <n>', 'select rules for this feature level instead of the discovered one', integer(0, 10_000))
+    .option('--server-feature-level <n>', 'feature level the embedded server emulates (without --base-url)', integer(1, 10_000))
+    .option('--list', 'list the rules (id, section, feature levels, writes/read-only) and exit')
+    .option('--no-color', 'no colours in the spec report')
+    .exitOverride();
+}
+
+/** Parses `argv` (without node and script). Throws UsageError for bad usage; returns null after --help/--version. */
+export function parseCli(argv: readonly string[], write: { out: (text: string) => void; err: (text: string) => void }): CliOptions | null {
+  // Commander's own error line is replaced by the caller's `chat-conformance: ...` message.
+  const program = buildProgram().configureOutput({ writeOut: write.out, writeErr: write.err, outputError: () => undefined });
+  try {
+    program.parse([...argv], { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.exitCode === 0) return null;
+      throw new UsageError(`${error.message.replace(/^error: /, '')} (see --help)`);
+    }
+    throw error;
+  }
+  const raw = program.opts<Record<string, unknown>>();
+  const strings = (key: string) => (raw[key] as string[] | undefined) ?? [];
+  const emails = strings('email');
+  const apiKeys = strings('apiKey');
+  if (emails.length !== apiKeys.length) throw new UsageError('--email and --api-key come in pairs');
+  if (typeof raw.replay === 'string') parseReplay(raw.replay);
+  if (raw.serverFeatureLevel !== undefined && raw.baseUrl !== undefined) throw new UsageError('--server-feature-level applies to the embedded server only (no --base-url)');
+  const reporter = raw.reporter as string | undefined;
+  if (reporter !== undefined && !isReportFormat(reporter)) throw new UsageError(`--reporter: unknown format ${reporter}`);
+  const optional = <T>(key: string, value: T | undefined) => (value === undefined ? {} : { [key]: value });
+  return {
+    ...optional('baseUrl', raw.baseUrl as string | undefined),
+    emails,
+    apiKeys,
+    configFiles: strings('configFile'),
+    bootstrap: raw.bootstrap !== false,
+    only: strings('only'),
+    skip: strings('skip'),
+    ...optional('seed', raw.seed as number | undefined),
+    ...optional('numRuns', raw.numRuns as number | undefined),
+    ...optional('replay', raw.replay as string | undefined),
+    ...optional('reporter', reporter as ReportFormat | undefined),
+    ...optional('output', raw.output as string | undefined),
+    ...optional('shard', typeof raw.shard === 'string' ? parseShard(raw.shard) : undefined),
+    ...optional('timeout', raw.timeout as number | undefined),
+    bail: raw.bail === true,
+    readOnly: raw.readOnly === true,
+    strictDocs: raw.strictDocs === true,
+    ...optional('featureLevel', raw.featureLevel as number | undefined),
+    ...optional('serverFeatureLevel', raw.serverFeatureLevel as number | undefined),
+    list: raw.list === true,
+    ...optional('color', raw.color === false ? false : undefined),
+  } as CliOptions;
+}
+
+/** The arguments that reach the same target with the same identities and settings again. */
+export function invocationFor(options: CliOptions): string[] {
+  const args = ['chat-conformance'];
+  if (options.baseUrl !== undefined) args.push('--base-url', options.baseUrl);
+  options.emails.forEach((email, i) => args.push('--email', email, '--api-key', options.apiKeys[i] ?? ''));
+  for (const file of options.configFiles) args.push('--config-file', file);
+  if (!options.bootstrap) args.push('--no-bootstrap');
+  if (options.serverFeatureLevel !== undefined) args.push('--server-feature-level', String(options.serverFeatureLevel));
+  if (options.featureLevel !== undefined) args.push('--feature-level', String(options.featureLevel));
+  if (options.timeout !== undefined) args.push('--timeout', String(options.timeout));
+  if (options.strictDocs) args.push('--strict-docs');
+  return args;
+}

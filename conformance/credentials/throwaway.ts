@@ -1,0 +1,80 @@
+/**
+ * Users the run creates for destructive rules (`POST /users` as an administrator; the real server
+ * also requires the `can_create_users` permission). Each carries the run tag in its email and
+ * name and is deactivated when the run ends. The first creation doubles as the availability probe.
+ */
+import { randomBytes } from 'node:crypto';
+import type { ApiClient } from '../client/api-client.js';
+import type { TargetInfo } from '../targets/target.js';
+import { devFetchKey } from './bootstrap.js';
+import { verifyCredential } from './pool.js';
+import type { Credential, Identity } from './types.js';
+
+export interface ThrowawayDeps {
+  /** A client authenticated as an administrator; undefined when the run has none. */
+  readonly admin: ApiClient | undefined;
+  readonly adminEmail: string | undefined;
+  readonly anonymous: ApiClient;
+  readonly info: TargetInfo;
+  readonly runTag: string;
+  /** Registers a run-level cleanup (LIFO, runs at the end of the run, even after failures). */
+  readonly registerCleanup: (label: string, cleanup: () => Promise<void>) => void;
+}
+
+export class ThrowawayUsers {
+  private unavailable: string | undefined;
+  private probed = false;
+  private readonly spare: Identity[] = [];
+  private counter = 0;
+
+  constructor(private readonly deps: ThrowawayDeps) {}
+
+  /** Undefined when users can be created; otherwise why not. Creates one user the first time. */
+  async availability(): Promise<string | undefined> {
+    if (!this.probed) {
+      this.probed = true;
+      try {
+        this.spare.push(await this.create());
+      } catch (error) {
+        this.unavailable = error instanceof Error ? error.message : String(error);
+      }
+    }
+    return this.unavailable;
+  }
+
+  /** A fresh user no other rule has been given. */
+  async take(): Promise<Identity> {
+    const reason = await this.availability();
+    if (reason !== undefined) throw new Error(`cannot create throwaway users: ${reason}`);
+    return this.spare.pop() ?? this.create();
+  }
+
+  private async create(): Promise<Identity> {
+    const { admin, adminEmail, anonymous, info, runTag } = this.deps;
+    if (!admin || !adminEmail) throw new Error('needs an administrator identity');
+    const n = ++this.counter;
+    const domain = adminEmail.split('@')[1] ?? 'example.com';
+    const email = `${runTag}-user${n}@${domain}`.toLowerCase();
+    const password = `${randomBytes(18).toString('base64url')}-Aa1!`;
+    const created = await admin.post('/users', { email, password, full_name: `${runTag} throwaway ${n}` });
+    const userId = created.body?.user_id;
+    if (created.status !== 200 || typeof userId !== 'number') {
+      throw new Error(`POST /users answered HTTP ${created.status} ${String(created.body?.code ?? '')} ${String(created.body?.msg ?? '')}`.trim());
+    }
+    // Registered at once, so the user is deactivated at the end even if the rest fails.
+    this.deps.registerCleanup(`deactivate throwaway user ${email} (${userId})`, async () => {
+      const reply = await admin.delete(`/users/${userId}`);
+      if (reply.status !== 200) throw new Error(`DELETE /users/${userId} answered HTTP ${reply.status} ${reply.text.slice(0, 200)}`);
+    });
+    let credential: Credential | undefined = info.devAuth ? await devFetchKey(anonymous, email) : undefined;
+    if (!credential && info.emailAuth) {
+      const fetched = await anonymous.post('/fetch_api_key', { username: email, password });
+      const key = fetched.body?.api_key;
+      if (typeof key === 'string') credential = { email, apiKey: key, source: 'created' };
+    }
+    if (!credential) throw new Error('created a user but could not obtain its API key (no development or password login)');
+    const identity = await verifyCredential(anonymous, { ...credential, source: 'created' });
+    if (typeof identity === 'string') throw new Error(identity);
+    return identity;
+  }
+}

@@ -1,0 +1,117 @@
+/**
+ * The one table of known deviations: points where the real Zulip server answers differently from
+ * the description (/work/shared/spec/chat-api.md). Our server follows the description and also
+ * accepts the real spelling; the suite accepts both answers, records the deviation when it sees
+ * the real one (`ctx.deviation(id, detail)`), and fails on it only with `--strict-docs`.
+ */
+
+/** An error answer: HTTP status and `code`. */
+export interface ErrorAnswer {
+  readonly status: number;
+  readonly code: string;
+}
+
+export interface Deviation {
+  readonly id: string;
+  /** Section of the description. */
+  readonly section: string;
+  /** What the description says. */
+  readonly documented: string;
+  /** What the real server does. */
+  readonly real: string;
+  /** Where the real behaviour is established (behaviour reference, server source, tests). */
+  readonly source: string;
+  /** For error-answer deviations: both answers (see `expectErrorOrDeviation`). */
+  readonly answers?: { readonly documented: ErrorAnswer; readonly real: ErrorAnswer };
+  /** For spelling deviations: the documented value and the real server's value. */
+  readonly spellings?: ReadonlyArray<{ readonly documented: string; readonly real: string }>;
+}
+
+export const DEVIATIONS = [
+  {
+    id: 'navigation-view-not-found-code',
+    section: '4.13',
+    documented: 'unknown fragment: code NOT_FOUND',
+    real: 'HTTP 404 with code BAD_REQUEST (resource-not-found class changes only the status)',
+    source: 'behavior/messages-reports-reminders-misc.md 0.1, 9.6',
+    answers: { documented: { status: 404, code: 'NOT_FOUND' }, real: { status: 404, code: 'BAD_REQUEST' } },
+  },
+  {
+    id: 'push-not-configured-code',
+    section: '4.12',
+    documented: 'push service not configured: code PUSH_SERVICE_NOT_CONFIGURED',
+    real: 'HTTP 400 with code BAD_REQUEST (same message)',
+    source: 'behavior/messages-reports-reminders-misc.md 8.1',
+    answers: { documented: { status: 400, code: 'PUSH_SERVICE_NOT_CONFIGURED' }, real: { status: 400, code: 'BAD_REQUEST' } },
+  },
+  {
+    id: 'extra-emoji-reaction-type',
+    section: '2.11, 4.7',
+    documented: "reaction_type 'service_extra_emoji'",
+    real: "reaction_type 'zulip_extra_emoji'",
+    source: 'behavior/users-auth-status-settings.md 6.1',
+    spellings: [{ documented: 'service_extra_emoji', real: 'zulip_extra_emoji' }],
+  },
+  {
+    id: 'emojiset-names',
+    section: '4.3',
+    documented: "emojiset values 'emojiset_a', 'emojiset_b', 'text'",
+    real: "emojiset values 'google', 'twitter', 'text' (and 'google-blob')",
+    source: 'behavior/users-auth-status-settings.md 7.2',
+    spellings: [
+      { documented: 'emojiset_a', real: 'google' },
+      { documented: 'emojiset_b', real: 'twitter' },
+    ],
+  },
+  {
+    id: 'human-bot-fields-absent',
+    section: '2.3',
+    documented: 'bot_type and bot_owner_id are null for users who are not bots',
+    real: 'the keys bot_type and bot_owner_id are absent for users who are not bots',
+    source: 'behavior/users-auth-status-settings.md 4.4, 8.9',
+  },
+  {
+    id: 'avatar-url-null-condition',
+    section: '2.3',
+    documented: 'avatar_url is null when client_gravatar is true, the caller can access the real email and the avatar is a third-party one',
+    real: "avatar_url is null when client_gravatar is true, the target's email visibility is 'everyone' and the avatar is a Gravatar",
+    source: 'behavior/users-auth-status-settings.md 4.4',
+  },
+  {
+    id: 'reminder-required-parameters',
+    section: '4.17',
+    documented: 'message_id and scheduled_delivery_timestamp are optional',
+    real: "both are required: omitting one gives 400 REQUEST_VARIABLE_MISSING (Missing '<name>' argument)",
+    source: 'behavior/messages-reports-reminders-misc.md 9.5',
+  },
+  {
+    id: 'admin-only-code',
+    section: '5.5',
+    documented: 'a caller lacking the administrator permission receives BAD_REQUEST',
+    real: 'role-gated endpoints (realm user-settings defaults, linkifiers) answer 400 UNAUTHORIZED_PRINCIPAL (Must be an organization administrator), checked before the parameters',
+    source: 'behavior/users-auth-status-settings.md 7.1; behavior/messages-reports-reminders-misc.md 0.2',
+    answers: { documented: { status: 400, code: 'BAD_REQUEST' }, real: { status: 400, code: 'UNAUTHORIZED_PRINCIPAL' } },
+  },
+  {
+    id: 'ignored-parameters-not-reported',
+    section: '1 convention 4',
+    documented: 'a success response to a request with unsupported parameters carries ignored_parameters_unsupported',
+    real: 'views without a parsing decorator never report them: /server_settings, /dev_list_users, GET /users/me (in recent versions), GET /users/{id}/status, POST /users/{id}/reactivate',
+    source: 'behavior/http-register-events.md 1.6; behavior/users-auth-status-settings.md 1.4; zerver/views/users.py get_profile_backend',
+  },
+] as const satisfies readonly Deviation[];
+
+export type DeviationId = (typeof DEVIATIONS)[number]['id'];
+
+const BY_ID: ReadonlyMap<string, Deviation> = new Map(DEVIATIONS.map((entry) => [entry.id, entry]));
+
+/** The table entry for `id`; throws for an unknown id (a rule-authoring mistake). */
+export function deviationById(id: string): Deviation {
+  const entry = BY_ID.get(id);
+  if (!entry) throw new Error(`unknown deviation id '${id}' (add it to conformance/deviations.ts)`);
+  return entry;
+}
+
+export function isDeviationId(id: string): id is DeviationId {
+  return BY_ID.has(id);
+}

@@ -1,0 +1,38 @@
+/**
+ * The suite's own error classes. A rule fails by throwing `RuleFailure` (the assertion helpers do
+ * that), skips itself by throwing `RuleSkip`; `UsageError` and `TargetError` end a whole run with
+ * exit status 2 (bad invocation, unreachable or unusable target).
+ */
+import type { Exchange } from './client/exchange.js';
+
+/** An assertion about the target did not hold. `exchange` is the reply the assertion looked at. */
+export class RuleFailure extends Error {
+  override readonly name = 'RuleFailure';
+  constructor(
+    message: string,
+    readonly exchange?: Exchange,
+  ) {
+    super(message);
+  }
+}
+
+/** Thrown by `ctx.skip(reason)`: the rule cannot run on this target (recorded as skipped). */
+export class RuleSkip extends Error {
+  override readonly name = 'RuleSkip';
+}
+
+/** The invocation is wrong (bad flag value, unknown rule glob for --replay ...). Exit status 2. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+/** The target cannot be used: unreachable, not a chat server, credentials refused. Exit status 2. */
+export class TargetError extends Error {
+  override readonly name = 'TargetError';
+}
+
+/** A short, single-line description of anything thrown. */
+export function describeError(error: unknown): string {
+  if (error instanceof Error) return error.message || error.name;
+  return String(error);
+}

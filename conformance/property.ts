@@ -1,0 +1,73 @@
+/**
+ * fast-check inside rules: each property runs with a seed derived from the run seed, the rule id
+ * and its position, so `--seed` reproduces a run and `--replay SEED:PATH` re-runs exactly one
+ * shrunk counterexample. After a failure the counterexample is run once more to capture its HTTP
+ * exchanges for the report (and to tell a reproducible failure from a flaky one).
+ */
+import fc from 'fast-check';
+import type { Exchange, Transcript } from './client/exchange.js';
+import { RuleFailure } from './errors.js';
+import type { PropertyFailureInfo } from './results.js';
+import type { PropertyOptions, PropertySettings } from './rules/types.js';
+import { formatReplay, propertySeed } from './seeds.js';
+
+/** A property of the rule failed; carries the counterexample and its exchanges. */
+export class PropertyFailure extends RuleFailure {
+  constructor(
+    message: string,
+    readonly property: PropertyFailureInfo,
+    readonly exchanges: readonly Exchange[],
+    override readonly cause: unknown,
+  ) {
+    super(message);
+  }
+}
+
+function errorMessage(error: unknown): string {
+  if (error === null || error === undefined) return 'the property returned false';
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Runs the properties of one rule, numbering them in call order. */
+export class PropertyRunner {
+  private count = 0;
+
+  constructor(
+    private readonly ruleId: string,
+    private readonly settings: PropertySettings,
+    private readonly transcript: Transcript,
+    private readonly note: (message: string) => void,
+  ) {}
+
+  async run<Ts>(name: string, property: fc.IAsyncProperty<Ts>, options: PropertyOptions = {}): Promise<void> {
+    const index = ++this.count;
+    const replay = this.settings.replay;
+    if (replay && replay.propertyIndex !== index) {
+      this.note(`property ${index} "${name}" not run: replaying property ${replay.propertyIndex}`);
+      return;
+    }
+    const seed = replay ? replay.seed : propertySeed(this.settings.seed, this.ruleId, index);
+    const numRuns = Math.max(1, Math.min(this.settings.numRuns, options.maxRuns ?? Number.POSITIVE_INFINITY));
+    const details = await fc.check(property, replay ? { seed, path: replay.path, endOnFailure: true, numRuns } : { seed, numRuns });
+    if (!details.failed) return;
+    const path = details.counterexamplePath ?? replay?.path ?? '';
+    // Run the shrunk counterexample alone, recording only its exchanges.
+    const mark = this.transcript.mark();
+    const again = await fc.check(property, { seed, path, endOnFailure: true, numRuns });
+    const exchanges = this.transcript.since(mark);
+    const cause = again.failed ? again.errorInstance : details.errorInstance;
+    const info: PropertyFailureInfo = {
+      name,
+      index,
+      seed,
+      path,
+      counterexample: fc.stringify(details.counterexample),
+      numRuns: details.numRuns,
+      numShrinks: details.numShrinks,
+      replay: formatReplay({ seed, propertyIndex: index, path }),
+      reproduced: again.failed,
+    };
+    const summary = `property "${name}" failed after ${details.numRuns} run${details.numRuns === 1 ? '' : 's'} (${details.numShrinks} shrinks)`;
+    throw new PropertyFailure(`${summary}: ${errorMessage(cause)}`, info, exchanges, cause);
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * Fixtures shared by the rules on messages and the resources that hang off them (edit history,
+ * reports, reminders): channels and messages the run creates, realm state read through
+ * `POST /register`, and the "no credentials" check. Everything is looked up, never assumed, and
+ * every channel created here is archived (or, where the target cannot archive, left by each
+ * identity the run subscribed) when the rule ends.
+ */
+import type { ApiClient, Reply } from '../client/api-client.js';
+import type { IdentityName } from '../credentials/types.js';
+import { check, expectError, expectShape, expectSuccess } from '../expect/assert.js';
+import { v } from '../expect/shape.js';
+import type { RuleContext } from './types.js';
+
+/** A channel the run created. */
+export interface RunChannel {
+  readonly id: number;
+  readonly name: string;
+}
+
+export interface ChannelOptions {
+  /** Private (invite-only) channel; public otherwise. */
+  readonly inviteOnly?: boolean;
+  /** Identities subscribed besides the creator. */
+  readonly members?: readonly IdentityName[];
+}
+
+/**
+ * Creates a channel named with the run tag as `creator` (through subscribing, section 4.1) with
+ * the given members, and registers its removal. The rule must list every identity in `needs`.
+ */
+export async function createChannel(ctx: RuleContext, creator: IdentityName, label: string, options: ChannelOptions = {}): Promise<RunChannel> {
+  const name = ctx.name(label);
+  const members = (options.members ?? []).filter((who) => who !== creator);
+  const principals = [creator, ...members].map((who) => ctx.identity(who).userId);
+  const client = ctx.as(creator);
+  const reply = await client.post('/users/me/subscriptions', { subscriptions: [{ name, description: '' }], invite_only: options.inviteOnly ?? false, principals });
+  expectSuccess(reply);
+  const lookup = await client.get('/get_stream_id', { stream: name });
+  const id = expectShape(expectSuccess(lookup), v.object({ stream_id: v.int({ min: 1 }) }), 'body', lookup).stream_id;
+  ctx.cleanup(`remove channel ${name}`, async (c) => {
+    // Archiving needs an administrator of the channel; the creator is one on real servers.
+    const archived = await c.as(creator).delete(`/streams/${id}`);
+    if (archived.status === 200) return;
+    for (const who of [creator, ...members]) await c.as(who).delete('/users/me/subscriptions', { subscriptions: [name] });
+  });
+  return { id, name };
+}
+
+/** Sends a channel message as `client` and returns its ID. */
+export async function sendToChannel(client: ApiClient, channelId: number, topic: string, content: string): Promise<number> {
+  const reply = await client.post('/messages', { type: 'stream', to: channelId, topic, content });
+  return expectShape(expectSuccess(reply), v.object({ id: v.int({ min: 1 }) }), 'body', reply).id;
+}
+
+/** `POST /register` with `fetch_event_types`: the state object, unchecked beyond success. */
+export async function fetchState(client: ApiClient, types: readonly string[]): Promise<Readonly<Record<string, unknown>>> {
+  const reply = await client.post('/register', { fetch_event_types: types, event_types: types });
+  const body = expectSuccess(reply);
+  const queueId = body.queue_id;
+  // The queue itself is not wanted: delete it (failures are harmless, it expires anyway).
+  if (typeof queueId === 'string') await client.delete('/events', { queue_id: queueId });
+  return body;
+}
+
+/**
+ * The realm's edit-history visibility: `all`, `moves` or `none` (FL 358), derived from the
+ * older boolean `realm_allow_edit_history` on servers that predate the policy.
+ */
+export async function editHistoryPolicy(client: ApiClient): Promise<string> {
+  const state = await fetchState(client, ['realm']);
+  const policy = state.realm_message_edit_history_visibility_policy;
+  if (typeof policy === 'string') return policy;
+  return state.realm_allow_edit_history === false ? 'none' : 'all';
+}
+
+/** The ID of the newest message in the realm the caller may see (`max_message_id`). */
+export async function maxMessageId(client: ApiClient): Promise<number> {
+  const reply = await client.get('/users/me');
+  return expectShape(expectSuccess(reply), v.object({ max_message_id: v.int() }), 'body', reply).max_message_id;
+}
+
+/** 401 `UNAUTHORIZED` with a Basic challenge (section 5.4). */
+export function expectUnauthorized(reply: Reply): void {
+  expectError(reply, { status: 401, code: 'UNAUTHORIZED' });
+  check(/^basic/i.test(reply.headers['www-authenticate'] ?? ''), '401 must carry WWW-Authenticate: Basic ...', reply);
+}
+
+/** An ID far above any message, reminder or attachment the target has (for "unknown" checks). */
+export const FAR_ID_FLOOR = 1_000_000_000;

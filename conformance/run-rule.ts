@@ -1,0 +1,130 @@
+/**
+ * Runs one rule: the context, the per-rule timeout (which aborts the rule's requests), failure
+ * classification with its exchanges and replay command, then the rule's cleanups (LIFO, always).
+ */
+import { shellQuote, exchangeToText } from './client/curl.js';
+import type { Exchange } from './client/exchange.js';
+import { RuleScope, type RunEnvironment } from './context.js';
+import { RuleFailure, RuleSkip } from './errors.js';
+import { PropertyFailure } from './property.js';
+import type { FailureInfo, RuleResult } from './results.js';
+import type { Rule } from './rules/types.js';
+
+export class RuleTimeout extends Error {
+  override readonly name = 'RuleTimeout';
+}
+
+export interface RuleRunSettings {
+  readonly timeoutMs: number;
+  readonly cleanupTimeoutMs: number;
+  /** The command (argv) that reaches this target again; the replay command extends it. */
+  readonly invocation: readonly string[];
+}
+
+const SHOWN_EXCHANGES = 8;
+
+function quoteArg(arg: string): string {
+  return /^[A-Za-z0-9_./:=@%+,-]+$/.test(arg) ? arg : shellQuote(arg);
+}
+
+export function replayCommand(env: RunEnvironment, settings: RuleRunSettings, rule: Rule, replay?: string): string {
+  const args = [...settings.invocation, '--only', rule.id, '--seed', String(env.properties.seed), '--num-runs', String(env.properties.numRuns)];
+  if (replay !== undefined) args.push('--replay', replay);
+  return args.map(quoteArg).join(' ');
+}
+
+function failureInfo(error: unknown, scope: RuleScope, env: RunEnvironment, settings: RuleRunSettings): FailureInfo {
+  let exchanges: readonly Exchange[] = scope.transcript.last(SHOWN_EXCHANGES);
+  const withCurl = (info: Omit<FailureInfo, 'curl' | 'exchanges'>): FailureInfo => ({ ...info, exchanges, curl: exchanges.map(exchangeToText) });
+  if (error instanceof PropertyFailure) {
+    if (error.exchanges.length > 0) exchanges = error.exchanges.slice(-SHOWN_EXCHANGES);
+    return withCurl({ kind: 'property', message: error.message, property: error.property, replayCommand: replayCommand(env, settings, scope.rule, error.property.replay) });
+  }
+  const replay = replayCommand(env, settings, scope.rule);
+  if (error instanceof RuleTimeout) return withCurl({ kind: 'timeout', message: error.message, replayCommand: replay });
+  if (error instanceof RuleFailure) {
+    const failing = error.exchange;
+    if (failing && !exchanges.some((exchange) => exchange.seq === failing.seq)) exchanges = [...exchanges.slice(1), failing];
+    return withCurl({ kind: 'assertion', message: error.message, replayCommand: replay });
+  }
+  const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return withCurl({ kind: 'error', message, replayCommand: replay, ...(error instanceof Error && error.stack ? { stack: error.stack } : {}) });
+}
+
+export async function runRule(env: RunEnvironment, rule: Rule, settings: RuleRunSettings): Promise<RuleResult> {
+  const scope = new RuleScope(env, rule);
+  const started = performance.now();
+  let timer: NodeJS.Timeout | undefined;
+  let deadline = Date.now() + settings.timeoutMs;
+  // Waiting out a server's rate limit does not count against the rule's time limit.
+  scope.onRateLimitWait = (waitMs) => void (deadline += waitMs);
+  const timedOut = new Promise<never>((_resolve, reject) => {
+    const arm = () => {
+      timer = setTimeout(() => {
+        if (Date.now() < deadline) return arm();
+        const error = new RuleTimeout(`timed out after ${settings.timeoutMs} ms (--timeout)`);
+        scope.controller.abort(error);
+        reject(error);
+      }, Math.max(0, deadline - Date.now()));
+    };
+    arm();
+  });
+  const running = Promise.resolve().then(() => rule.run(scope.ctx));
+  running.catch(() => undefined); // a rule still running after its timeout must not crash the run
+  let outcome: RuleResult['outcome'] = 'passed';
+  let failure: FailureInfo | undefined;
+  let skipReason: string | undefined;
+  try {
+    await Promise.race([running, timedOut]);
+  } catch (error) {
+    if (error instanceof RuleSkip) {
+      outcome = 'skipped';
+      skipReason = error.message;
+    } else {
+      outcome = 'failed';
+      // Give aborted requests a moment to settle, so their exchanges appear in the report.
+      if (error instanceof RuleTimeout) await Promise.race([running.catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 50))]);
+      failure = failureInfo(error, scope, env, settings);
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+  const cleanupAbort = new AbortController();
+  const cleanupErrors = await scope.cleanups.runAll(scope.cleanupContext(cleanupAbort.signal), settings.cleanupTimeoutMs);
+  cleanupAbort.abort(new Error('cleanup phase over'));
+  return {
+    id: rule.id,
+    title: rule.title,
+    endpoint: rule.endpoint,
+    section: rule.section,
+    levels: rule.levels ?? {},
+    writes: rule.writes,
+    outcome,
+    durationMs: Math.round(performance.now() - started),
+    ...(skipReason === undefined ? {} : { skipReason }),
+    ...(failure ? { failure } : {}),
+    deviations: scope.deviations,
+    notes: scope.notes,
+    cleanupErrors,
+    requests: scope.transcript.size,
+  };
+}
+
+/** A result for a rule that was not run. */
+export function skippedResult(rule: Rule, reason: string): RuleResult {
+  return {
+    id: rule.id,
+    title: rule.title,
+    endpoint: rule.endpoint,
+    section: rule.section,
+    levels: rule.levels ?? {},
+    writes: rule.writes,
+    outcome: 'skipped',
+    durationMs: 0,
+    skipReason: reason,
+    deviations: [],
+    notes: [],
+    cleanupErrors: [],
+    requests: 0,
+  };
+}

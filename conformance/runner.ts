@@ -1,0 +1,160 @@
+/**
+ * Runs the suite against a target: discovery, identities, rule selection, then each rule (or its
+ * skip reason), run-level cleanups last. Returns the results; reporters format them.
+ */
+import { ApiClient, type RateLimitPolicy } from './client/api-client.js';
+import { Transcript } from './client/exchange.js';
+import { CleanupRegistry } from './cleanup.js';
+import { makeCleanupContext, type RunEnvironment } from './context.js';
+import { resolveIdentities } from './credentials/pool.js';
+import type { CredentialOptions } from './credentials/sources.js';
+import { ThrowawayUsers } from './credentials/throwaway.js';
+import { UsageError } from './errors.js';
+import { NeedChecker } from './needs.js';
+import { countOutcomes, type RuleResult, type SuiteResult, type TargetSummary } from './results.js';
+import { allRules, validateRules } from './rules/registry.js';
+import type { Rule } from './rules/types.js';
+import { runRule, skippedResult } from './run-rule.js';
+import { newRunTag, parseReplay, randomSeed } from './seeds.js';
+import { type Selection, selectRules } from './selection.js';
+import { discover } from './targets/discovery.js';
+import type { Target } from './targets/target.js';
+
+/** Keeps properties meaningful while the whole suite stays within budget on the embedded server. */
+export const DEFAULT_NUM_RUNS = 25;
+export const DEFAULT_TIMEOUT_MS = 60_000;
+
+export interface RunStartInfo {
+  readonly target: TargetSummary;
+  readonly seed: number;
+  readonly numRuns: number;
+  readonly runTag: string;
+  readonly total: number;
+  readonly identities: readonly string[];
+  readonly warnings: readonly string[];
+}
+
+/** Progress callbacks (the spec reporter's progress line uses them). */
+export interface RunListener {
+  onStart?(info: RunStartInfo): void;
+  onRuleStart?(rule: Rule, position: number, total: number): void;
+  onRuleEnd?(result: RuleResult, position: number, total: number): void;
+}
+
+export interface RunOptions extends Selection {
+  /** Run seed (default random; printed in every report). */
+  readonly seed?: number;
+  /** fast-check runs per property (default 25). */
+  readonly numRuns?: number;
+  /** `SEED:PATH` from a failure report: re-run one counterexample (selection must be one rule). */
+  readonly replay?: string;
+  /** Per-rule time limit in ms (default 60 000). */
+  readonly timeoutMs?: number;
+  /** Stop after the first failure (the rest are reported as skipped). */
+  readonly bail?: boolean;
+  /** Fail rules that observe a known deviation. */
+  readonly strictDocs?: boolean;
+  /** Select rules for this feature level instead of the discovered one. */
+  readonly featureLevel?: number;
+  readonly credentials?: CredentialOptions;
+  /** The command that reaches this target again, for printed replay commands. */
+  readonly invocation?: readonly string[];
+  /** The rules to choose from (default: every registered rule). */
+  readonly rules?: readonly Rule[];
+  readonly listener?: RunListener;
+  readonly rateLimit?: RateLimitPolicy;
+  /** Time limit of each cleanup in ms (default 30 000). */
+  readonly cleanupTimeoutMs?: number;
+}
+
+function positiveInteger(value: number | undefined, fallback: number, flag: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < 1) throw new UsageError(`${flag}: expected a positive integer, got ${value}`);
+  return value;
+}
+
+export async function runRules(target: Target, options: RunOptions = {}): Promise<SuiteResult> {
+  const started = Date.now();
+  const numRuns = positiveInteger(options.numRuns, DEFAULT_NUM_RUNS, '--num-runs');
+  const timeoutMs = positiveInteger(options.timeoutMs, DEFAULT_TIMEOUT_MS, '--timeout');
+  const seed = options.seed ?? randomSeed();
+  if (!Number.isInteger(seed)) throw new UsageError(`--seed: expected an integer, got ${seed}`);
+  const replay = options.replay === undefined ? undefined : parseReplay(options.replay);
+  const rules = options.rules ?? allRules();
+  validateRules(rules);
+  const selected = selectRules(rules, options);
+  if (replay && selected.length !== 1) {
+    throw new UsageError(`--replay re-runs one counterexample of one rule: select exactly one rule with --only (selected ${selected.length})`);
+  }
+
+  const info = await discover(target, options.featureLevel === undefined ? {} : { featureLevel: options.featureLevel });
+  const setupTranscript = new Transcript(50);
+  const anonymous = new ApiClient({ baseUrl: target.baseUrl, dispatcher: target.dispatcher, transcript: setupTranscript, ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}) });
+  const { pool, warnings } = await resolveIdentities(anonymous, target, info, options.credentials ?? {});
+  const runTag = newRunTag();
+  const runCleanups = new CleanupRegistry();
+  const admin = pool.get('admin');
+  const throwaway = new ThrowawayUsers({
+    admin: admin ? anonymous.withCredentials(admin.email, admin.apiKey) : undefined,
+    adminEmail: admin?.email,
+    anonymous,
+    info,
+    runTag,
+    registerCleanup: (label, fn) => runCleanups.add(label, () => fn()),
+  });
+  let names = 0;
+  const env: RunEnvironment = {
+    target,
+    info,
+    pool,
+    runTag,
+    properties: { seed, numRuns, ...(replay ? { replay } : {}) },
+    strictDocs: options.strictDocs ?? false,
+    throwaway,
+    runCleanups,
+    ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
+    nextNameNumber: () => ++names,
+  };
+  const summary: TargetSummary = {
+    kind: info.kind,
+    baseUrl: info.baseUrl,
+    featureLevel: info.featureLevel,
+    discoveredFeatureLevel: info.discoveredFeatureLevel,
+    zulipVersion: info.zulipVersion,
+  };
+  if (pool.identities.length === 0) warnings.push('no credentials: rules that need an authenticated user are skipped');
+  options.listener?.onStart?.({ target: summary, seed, numRuns, runTag, total: selected.length, identities: pool.describe(), warnings });
+
+  const needs = new NeedChecker(info, pool, throwaway, anonymous);
+  const settings = { timeoutMs, cleanupTimeoutMs: options.cleanupTimeoutMs ?? 30_000, invocation: options.invocation ?? ['chat-conformance'] };
+  const results: RuleResult[] = [];
+  let bailed = false;
+  for (const [index, rule] of selected.entries()) {
+    options.listener?.onRuleStart?.(rule, index + 1, selected.length);
+    const reason = bailed ? 'not run: --bail after a failure' : await needs.unmet(rule);
+    const result = reason === undefined ? await runRule(env, rule, settings) : skippedResult(rule, reason);
+    results.push(result);
+    if (result.outcome === 'failed' && options.bail) bailed = true;
+    options.listener?.onRuleEnd?.(result, index + 1, selected.length);
+  }
+
+  const cleanupAbort = new AbortController();
+  warnings.push(...(await runCleanups.runAll(makeCleanupContext(env, setupTranscript, cleanupAbort.signal), settings.cleanupTimeoutMs)));
+  cleanupAbort.abort(new Error('cleanup phase over'));
+  const counts = countOutcomes(results);
+  return {
+    target: summary,
+    seed,
+    numRuns,
+    runTag,
+    strictDocs: env.strictDocs,
+    ...(options.replay === undefined ? {} : { replay: options.replay }),
+    startedAt: new Date(started).toISOString(),
+    durationMs: Date.now() - started,
+    identities: pool.describe(),
+    warnings,
+    results,
+    counts,
+    ok: counts.failed === 0,
+  };
+}

@@ -1,0 +1,54 @@
+/**
+ * Helpers for testing the conformance suite against our server: an in-process handler for the
+ * embedded reference server, optionally wrapped by a deliberate breakage, and the same over a
+ * real socket (for the CLI's --base-url).
+ */
+import type { AddressInfo } from 'node:net';
+import type { InProcessHandler } from '../../conformance/index.js';
+import type { ChatApp } from '../../server/app.js';
+import { createApp } from '../../server/index.js';
+import { createHttpServer } from '../../server/listen.js';
+import { type ApiRequest, type ApiResponse, makeRequest } from '../../server/request.js';
+
+/** A deliberate breakage: sees each request and may change it, the answer, or both. */
+export type Mutation = (request: ApiRequest, next: (request: ApiRequest) => Promise<ApiResponse>, app: ChatApp) => Promise<ApiResponse>;
+
+export interface BrokenApp {
+  readonly app: ChatApp;
+  readonly handler: InProcessHandler;
+}
+
+/** A fresh reference server (development realm), its `handle` wrapped by `mutate`. */
+export function brokenApp(mutate?: Mutation, featureLevel?: number): BrokenApp {
+  const app = createApp({ logger: () => undefined, ...(featureLevel === undefined ? {} : { featureLevel }) });
+  const original = app.handle.bind(app);
+  if (mutate) app.handle = (request) => mutate(request, original, app);
+  const handler: InProcessHandler = async (request) =>
+    app.handle(makeRequest(request.method, request.path, { headers: { ...request.headers }, body: request.body, signal: request.signal }));
+  return { app, handler };
+}
+
+/** The same over HTTP on 127.0.0.1 (port chosen by the system). */
+export async function startHttp(mutate?: Mutation): Promise<{ url: string; close(): Promise<void> }> {
+  const { app } = brokenApp(mutate);
+  const server = createHttpServer(app);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        app.close();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/** Rewrites a JSON success body. */
+export function mapJsonBody(response: ApiResponse, change: (body: Record<string, unknown>) => void): ApiResponse {
+  if (!response.body.startsWith('{')) return response;
+  const body = JSON.parse(response.body) as Record<string, unknown>;
+  change(body);
+  return { ...response, body: `${JSON.stringify(body)}\n` };
+}
