@@ -12,6 +12,8 @@ const MAX_DELAY_MS = 2 ** 31 - 1;
 
 export class SchedulerDriver {
   private timer: ReturnType<typeof setTimeout> | undefined;
+  /** The due time the timer is armed for, so unchanged schedules cost nothing per request. */
+  private armedFor: number | undefined;
   private readonly unsubscribe: (() => void) | undefined;
   private stopped = false;
 
@@ -27,15 +29,18 @@ export class SchedulerDriver {
   }
 
   private arm(): void {
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.timer = undefined;
     // A manual clock only moves when told to; its advances drive the scheduler instead.
     if (this.unsubscribe !== undefined) return;
     const next = nextDueAt(this.world);
+    if (next === this.armedFor && (next === undefined || this.timer !== undefined)) return;
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.armedFor = next;
     if (next === undefined) return;
     const delay = Math.min(Math.max(0, next - this.world.now()), MAX_DELAY_MS);
     this.timer = setTimeout(() => {
       this.timer = undefined;
+      this.armedFor = undefined;
       this.tick();
     }, delay);
     this.timer.unref?.();

@@ -6,7 +6,7 @@ const hamlet = 'hamlet@zulip.com';
 
 const HUMAN_KEYS = [
   'email', 'user_id', 'avatar_version', 'is_admin', 'is_owner', 'is_guest', 'role', 'is_bot', 'full_name',
-  'timezone', 'is_active', 'date_joined', 'delivery_email', 'avatar_url',
+  'timezone', 'is_active', 'date_joined', 'delivery_email', 'avatar_url', 'bot_type', 'bot_owner_id',
 ];
 
 t.test('GET /users/{id} returns every field of section 2.3 and nothing else', async (t) => {
@@ -47,15 +47,17 @@ t.test('bots carry bot_type and bot_owner_id, an always-visible email, and no pr
   t.match(reply.body.user, { is_bot: true, bot_type: 1, bot_owner_id: s.id('desdemona@zulip.com'), delivery_email: 'default-bot@zulip.com', email: 'default-bot@zulip.com' });
   t.notOk('profile_data' in reply.body.user);
   const human = await s.as(iago).get(`/users/${s.id(hamlet)}`);
-  t.notOk('bot_type' in human.body.user, 'humans have no bot keys at all');
+  t.match(human.body.user, { bot_type: null, bot_owner_id: null }, 'non-bots carry null bot fields, as section 2.3 documents');
 });
 
-t.test('client_gravatar true gives a null avatar_url only for gravatar users whose email is public', async (t) => {
+t.test('client_gravatar true gives a null avatar_url for gravatar users whose real email the caller can access', async (t) => {
   const s = testServer();
-  const bot = await s.as(iago).get(`/users/${s.id('default-bot@zulip.com')}`);
-  t.equal(bot.body.user.avatar_url, null, 'bots have visibility everyone');
-  const human = await s.as(iago).get(`/users/${s.id(hamlet)}`);
-  t.match(human.body.user.avatar_url, /^https:\/\/secure\.gravatar\.com\/avatar\/[0-9a-f]{32}\?d=identicon&version=1$/);
+  const bot = await s.as('othello@zulip.com').get(`/users/${s.id('default-bot@zulip.com')}`);
+  t.equal(bot.body.user.avatar_url, null, "bots' emails are visible to everyone");
+  const hidden = await s.as('othello@zulip.com').get(`/users/${s.id(hamlet)}`);
+  t.match(hidden.body.user.avatar_url, /^https:\/\/secure\.gravatar\.com\/avatar\/[0-9a-f]{32}\?d=identicon&version=1$/, 'a member cannot see hamlet\'s real email');
+  const visible = await s.as(iago).get(`/users/${s.id(hamlet)}`);
+  t.equal(visible.body.user.avatar_url, null, 'an administrator can, and computes the URL itself');
   const explicit = await s.as(iago).get(`/users/${s.id('default-bot@zulip.com')}`, { client_gravatar: false });
   t.type(explicit.body.user.avatar_url, 'string');
 });

@@ -87,12 +87,14 @@ export function toApiUser(world: World, user: User, viewer: User, options: UserV
   } else if (seesEmail && emailVisibility(user) !== EMAIL_VISIBILITY.EVERYONE) {
     out.delivery_email = user.deliveryEmail;
   }
-  out.avatar_url = avatarUrl(world, user, options.clientGravatar);
-  if (user.isBot) {
-    out.bot_type = user.botType;
-    out.bot_owner_id = user.botOwnerId;
-    if (user.isSystemBot) out.is_system_bot = true;
-  } else if (options.includeCustomProfileFields) {
+  // Section 2.3: null when client_gravatar is true, the caller can access the real email and the
+  // avatar is a Gravatar. (The real server asks instead that the target's email be public to everyone.)
+  out.avatar_url = options.clientGravatar && seesEmail && user.avatarSource === 'G' ? null : avatarUrl(world, user, false);
+  // Section 2.3 gives non-bots `bot_type: null`; the real server leaves both keys out.
+  out.bot_type = user.isBot ? user.botType : null;
+  out.bot_owner_id = user.isBot ? user.botOwnerId : null;
+  if (user.isSystemBot) out.is_system_bot = true;
+  if (!user.isBot && options.includeCustomProfileFields) {
     const entries: Array<[string, Record<string, string>]> = [];
     for (const field of world.customProfileFields) {
       const value = user.profileData.get(field.id);
