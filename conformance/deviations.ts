@@ -53,6 +53,13 @@ export const DEVIATIONS = [
     spellings: [{ documented: 'service_extra_emoji', real: 'zulip_extra_emoji' }],
   },
   {
+    id: 'can-mention-group-owners',
+    section: '4.9',
+    documented: "can_mention_group cannot be the 'role:owners' system group",
+    real: "can_mention_group accepts 'role:owners' (only 'role:internet' is refused); the OpenAPI sentence is stale",
+    source: 'behavior/presence-drafts-groups.md 3.2 (do_test_set_group_setting_during_user_group_creation), 4',
+  },
+  {
     id: 'emojiset-names',
     section: '4.3',
     documented: "emojiset values 'emojiset_a', 'emojiset_b', 'text'",
@@ -98,6 +105,21 @@ export const DEVIATIONS = [
     documented: 'a success response to a request with unsupported parameters carries ignored_parameters_unsupported',
     real: 'views without a parsing decorator never report them: /server_settings, /dev_list_users, GET /users/me (in recent versions), GET /users/{id}/status, POST /users/{id}/reactivate',
     source: 'behavior/http-register-events.md 1.6; behavior/users-auth-status-settings.md 1.4; zerver/views/users.py get_profile_backend',
+  },
+  {
+    id: 'deactivate-owner-by-administrator-code',
+    section: '3.2, 4.15',
+    documented: 'deactivating the only organization owner gives BAD_REQUEST (an administrator may deactivate users unless the target is the only owner)',
+    real: "an administrator who is not an owner deactivating an owner gets HTTP 400 UNAUTHORIZED_PRINCIPAL (Must be an organization owner), checked before the only-owner check",
+    source: 'behavior/users-auth-status-settings.md 5.1 (checks 2-3; test_api_with_nonexistent_user)',
+    answers: { documented: { status: 400, code: 'BAD_REQUEST' }, real: { status: 400, code: 'UNAUTHORIZED_PRINCIPAL' } },
+  },
+  {
+    id: 'user-topics-empty-topic-display-name-kept',
+    section: '1 convention 6, 4.4',
+    documented: "since level 334 the realm's empty-topic display name as topic on POST /user_topics means the empty topic",
+    real: 'possibly stored under the display name itself: the view read does not convert it (unconfirmed; update-user-topic.yaml documents the conversion)',
+    source: 'behavior/subscriptions-typing-topics.md 7.2',
   },
 ] as const satisfies readonly Deviation[];
 

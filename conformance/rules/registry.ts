@@ -6,10 +6,33 @@ import { isDeviationId } from '../deviations.js';
 import { rules as auth } from './auth.js';
 import { rules as conventions } from './conventions.js';
 import { rules as serverSettings } from './server-settings.js';
+import { rules as subscriptions } from './subscriptions.js';
+import { rules as typing } from './typing.js';
+import { rules as userTopics } from './user-topics.js';
+import { rules as markTopicAsRead } from './mark-topic-as-read.js';
+import { rules as deactivateUser } from './deactivate-user.js';
 import type { Rule } from './types.js';
+import { rules as userGroups } from './user-groups.js';
+import { rules as userGroupSettings } from './user-group-settings.js';
+import { rules as userGroupSubgroups } from './user-group-subgroups.js';
+import { rules as navigationViews } from './navigation-views.js';
+import { rules as drafts } from './drafts.js';
+import { rules as draftsErrors } from './drafts-errors.js';
+import { rules as userStatus } from './user-status.js';
+import { rules as userStatusErrors } from './user-status-errors.js';
+import { rules as presence } from './presence.js';
+import { rules as presenceReads } from './presence-reads.js';
+import { rules as userSettingsDefaults } from './user-settings-defaults.js';
+import { rules as userSettingsDefaultsEffects } from './user-settings-defaults-effects.js';
 import { rules as users } from './users.js';
+import { rules as messageHistory } from './message-history.js';
+import { rules as push } from './push.js';
+import { rules as reportMessage } from './report-message.js';
+import { rules as linkifiers } from './linkifiers.js';
+import { rules as reminders } from './reminders.js';
+import { rules as attachments } from './attachments.js';
 
-const RULE_FILES: ReadonlyArray<readonly Rule[]> = [conventions, auth, serverSettings, users];
+const RULE_FILES: ReadonlyArray<readonly Rule[]> = [conventions, auth, serverSettings, users, messageHistory, push, reportMessage, userSettingsDefaults, userSettingsDefaultsEffects, subscriptions, typing, userTopics, markTopicAsRead, deactivateUser, linkifiers, presence, presenceReads, reminders, attachments, userStatus, userStatusErrors, drafts, draftsErrors, navigationViews, userGroups, userGroupSettings, userGroupSubgroups];
 
 const ID_FORMAT = /^[a-z0-9]+(?:-[a-z0-9]+)*(?:\/[a-z0-9]+(?:-[a-z0-9]+)*)+$/;
 

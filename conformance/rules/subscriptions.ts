@@ -1,0 +1,13 @@
+/**
+ * Every subscription rule (section 4.1), from its files: subscribing (subscribe.ts), who may
+ * subscribe whom (subscribe-permissions.ts), listing and get_stream_id (subscriptions-list.ts),
+ * unsubscribing (unsubscribe.ts) and the model-based sequence (../model/subscriptions.ts).
+ */
+import { subscriptionModelRule } from '../model/subscriptions.js';
+import { rules as subscribe } from './subscribe.js';
+import { rules as permissions } from './subscribe-permissions.js';
+import { rules as listing } from './subscriptions-list.js';
+import type { Rule } from './types.js';
+import { rules as unsubscribe } from './unsubscribe.js';
+
+export const rules: readonly Rule[] = [...subscribe, ...permissions, ...listing, ...unsubscribe, subscriptionModelRule];

@@ -1,0 +1,32 @@
+/**
+ * What the typing rules share (section 4.2): the feature levels of set-typing-status.yaml, the
+ * parameters of a channel notification by level, topics that are kept as sent, and a channel
+ * the member and the second member are subscribed to.
+ */
+import { printableText } from './arbitraries.js';
+import { type Channel, createChannels } from './channel-fixtures.js';
+import type { RuleContext } from './types.js';
+
+/** Feature levels of section 4.2 / set-typing-status.yaml. */
+export const TYPING = { STREAM: 58, DIRECT: 174, STREAM_ID: 215, CHANNEL: 248, RECEIVES_SETTING: 253 } as const;
+
+/** A topic that is kept as sent: non-empty, no surrounding whitespace, not one of the empty-topic aliases. */
+export const topicText = printableText(30).filter((text) => text !== '' && text.trim() === text && text !== '(no topic)' && text.toLowerCase() !== 'general chat');
+
+/** The `type` values that name a channel at this level. */
+export const channelTypes = (level: number): string[] => (level >= TYPING.CHANNEL ? ['stream', 'channel'] : ['stream']);
+
+/** The parameters of a channel typing notification at this level (stream_id from 215, `to` before). */
+export function channelTyping(level: number, type: string, op: string, channel: Channel, topic: string): Record<string, unknown> {
+  return level >= TYPING.STREAM_ID ? { type, op, stream_id: channel.streamId, topic } : { type, op, to: [channel.streamId], topic };
+}
+
+/** The direct type's name at this level (`private` before 174). */
+export const directType = (level: number): string => (level >= TYPING.DIRECT ? 'direct' : 'private');
+
+/** A public channel the member and the second member are subscribed to. */
+export async function sharedChannel(ctx: RuleContext): Promise<Channel> {
+  const [channel] = await createChannels(ctx, 'admin', ['typing'], { principals: [ctx.identity('member').userId, ctx.identity('second-member').userId] });
+  return channel!;
+}
+
