@@ -4,6 +4,7 @@
  */
 import { defaultChannelSettings, defaultGroupSettings, defaultRealmSettings, systemGroupSettings } from './defaults.js';
 import { SYSTEM_GROUP_NAMES, type SystemGroupName } from './entities/group.js';
+import { newSubscription } from './entities/stream.js';
 import { ROLE, type SettingValue, type User } from './entities/user.js';
 import { ApiError } from './errors.js';
 import { type Fixture, fixtureSchema } from './fixture-schema.js';
@@ -277,19 +278,7 @@ class Builder {
       const subs = w.subscribersOf(entry.id);
       entry.subscribers.forEach((email, n) => {
         const userId = this.user(email, where).id;
-        subs.set(userId, {
-          userId,
-          streamId: entry.id,
-          active: true,
-          color: SUBSCRIPTION_COLORS[(entry.id + n) % SUBSCRIPTION_COLORS.length] as string,
-          pinToTop: false,
-          isMuted: false,
-          desktopNotifications: null,
-          emailNotifications: null,
-          pushNotifications: null,
-          audibleNotifications: null,
-          wildcardMentionsNotify: null,
-        });
+        subs.set(userId, newSubscription(userId, entry.id, SUBSCRIPTION_COLORS[(entry.id + n) % SUBSCRIPTION_COLORS.length] as string));
       });
     });
     for (const name of this.fixture.defaultChannels ?? []) w.defaultStreamIds.add(this.channelId(name, 'fixture.defaultChannels'));

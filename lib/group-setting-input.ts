@@ -31,14 +31,11 @@ function checkNamedGroup(world: World, settingName: string, groupId: number, rul
 }
 
 /**
- * Normalises and validates a group-setting value: one subgroup and no members collapse to that
- * group, an empty value to `role:nobody`; unknown or deactivated users and groups are refused.
+ * The members and subgroups of an anonymous group-setting value, checked in that order:
+ * `Invalid user ID: <id>` for unknown, deactivated or cross-realm users,
+ * `Invalid user group ID: <id>` for unknown groups, `User group is deactivated.`.
  */
-export function resolveGroupSetting(world: World, settingName: string, input: GroupSettingInput, rules: SettingRules): GroupSetting {
-  if (typeof input === 'number') {
-    checkNamedGroup(world, settingName, input, rules);
-    return { kind: 'group', groupId: input };
-  }
+export function checkAnonymousGroup(world: World, input: Exclude<GroupSettingInput, number>): { members: Set<number>; subgroups: Set<number> } {
   const members = new Set<number>();
   for (const id of input.direct_members) {
     const user = world.users.get(id);
@@ -52,6 +49,19 @@ export function resolveGroupSetting(world: World, settingName: string, input: Gr
     if (group.deactivated) throw badRequest('User group is deactivated.');
     subgroups.add(id);
   }
+  return { members, subgroups };
+}
+
+/**
+ * Normalises and validates a group-setting value: one subgroup and no members collapse to that
+ * group, an empty value to `role:nobody`; unknown or deactivated users and groups are refused.
+ */
+export function resolveGroupSetting(world: World, settingName: string, input: GroupSettingInput, rules: SettingRules): GroupSetting {
+  if (typeof input === 'number') {
+    checkNamedGroup(world, settingName, input, rules);
+    return { kind: 'group', groupId: input };
+  }
+  const { members, subgroups } = checkAnonymousGroup(world, input);
   if (members.size === 0 && subgroups.size === 1) {
     const only = subgroups.values().next().value as number;
     checkNamedGroup(world, settingName, only, rules);

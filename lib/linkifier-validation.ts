@@ -8,6 +8,7 @@
 import { ApiError, badRequest } from './errors.js';
 import type { Linkifier } from './entities/realm-records.js';
 import { checkRe2 } from './re2-syntax.js';
+import { compareCodePoints } from './topic-names.js';
 import { parseUriTemplate } from './uri-template.js';
 
 const BLANK = 'This field cannot be blank.';
@@ -45,16 +46,6 @@ function smallest(names: Iterable<string>): string | undefined {
     if (best === undefined || compareCodePoints(name, best) < 0) best = name;
   }
   return best;
-}
-
-function compareCodePoints(a: string, b: string): number {
-  const x = [...a];
-  const y = [...b];
-  for (let i = 0; i < Math.min(x.length, y.length); i++) {
-    const d = (x[i] as string).codePointAt(0)! - (y[i] as string).codePointAt(0)!;
-    if (d !== 0) return d;
-  }
-  return x.length - y.length;
 }
 
 /** Python's `%r` of a plain name: single quotes (names here never contain quotes that matter). */

@@ -75,6 +75,12 @@ export function messageLinkSyntax(streamId: number, name: string, topic: string,
   return `#**${name}>${topic}@${messageId}**`;
 }
 
+/** `#**Verona**` (`get_stream_link_syntax`), with the same fallback. */
+export function channelLinkSyntax(streamId: number, name: string): string {
+  if (breaksLinkSyntax(name)) return fallbackLink(streamId, name, undefined, undefined);
+  return `#**${name}**`;
+}
+
 /** `#**Verona>test**`, with the same fallback. */
 export function topicLinkSyntax(streamId: number, name: string, topic: string): string {
   if (breaksLinkSyntax(topic) || breaksLinkSyntax(name)) return fallbackLink(streamId, name, topic, undefined);

@@ -27,11 +27,23 @@ export const pythonRstrip = (text: string): string => text.replace(TRAILING_SPAC
 /** Python's `str.strip()`. */
 export const pythonStrip = (text: string): string => pythonRstrip(text).replace(LEADING_SPACE, '');
 
+/** Python's `len()` of a string: code points, not UTF-16 units. */
 export const codePointLength = (text: string): number => {
   let n = 0;
   for (const _ of text) n++;
   return n;
 };
+
+/** Python's string order (`sorted()`, `<`): by code point, not by UTF-16 unit. */
+export function compareCodePoints(a: string, b: string): number {
+  const x = [...a];
+  const y = [...b];
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    const d = (x[i] as string).codePointAt(0)! - (y[i] as string).codePointAt(0)!;
+    if (d !== 0) return d;
+  }
+  return x.length - y.length;
+}
 
 /** Python's `truncate_content`: cut to `max` code points, the last ones replaced by `suffix`. */
 export function truncateText(text: string, max: number, suffix: string): string {

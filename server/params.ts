@@ -7,59 +7,110 @@ import { badRequest, confusingArguments, missingArgument } from '../lib/errors.j
 import type { Feature } from '../lib/features.js';
 import { JsonSyntaxError, parseJson } from '../lib/json.js';
 import { invalidValue, type Schema } from '../lib/schema.js';
+import { codePointLength } from '../lib/topic-names.js';
 import type { World } from '../lib/world.js';
 import type { RequestParams } from './form.js';
 
 type Decode<T> = (raw: string, name: string) => T;
 
-export class Param<T, Optional extends boolean = true> {
+/** A feature-level bound of a parameter: outside it the parameter does not exist. */
+interface LevelBound<T> {
+  readonly feature: Feature;
+  /** The value the endpoint sees where the parameter does not exist; without it, none. */
+  readonly otherwise?: { readonly value: T } | undefined;
+}
+
+/** What an endpoint reads where a level-bound parameter does not exist: `{ otherwise: false }`. */
+export interface Otherwise<T> {
+  readonly otherwise: T;
+}
+
+/** Everything a declaration says besides how to decode. */
+interface ParamOptions<T> {
+  readonly isRequired?: boolean;
+  /** Other accepted names; sending two of them is REQUEST_CONFUSING_VAR. */
+  readonly aliases?: readonly string[];
+  readonly defaultValue?: { readonly value: T } | undefined;
+  /** Below this level the parameter does not exist. */
+  readonly since?: LevelBound<T> | undefined;
+  /** From this level on the parameter does not exist (renamed or removed). */
+  readonly before?: LevelBound<T> | undefined;
+}
+
+const bound = <T>(feature: Feature, absent: Otherwise<T> | undefined): LevelBound<T> =>
+  absent === undefined ? { feature } : { feature, otherwise: { value: absent.otherwise } };
+
+/**
+ * A parameter declaration. `Optional` is whether the value may be missing at a level where the
+ * parameter exists (no `.required()` and no `.default()`); `Gated` is whether some level lacks
+ * the parameter without saying what the endpoint then sees (`.availableFrom(F)` /
+ * `.availableBefore(F)` without `{ otherwise }`). Either makes the value `T | undefined`.
+ */
+export class Param<T, Optional extends boolean = true, Gated extends boolean = false> {
   constructor(
     readonly decode: Decode<T>,
-    readonly isRequired: boolean = false,
-    readonly aliases: readonly string[] = [],
-    readonly defaultValue: { value: T } | undefined = undefined,
-    readonly since: Feature | undefined = undefined,
-    /** From this level on the parameter no longer exists (renamed or removed). */
-    readonly until: Feature | undefined = undefined,
+    readonly options: ParamOptions<T> = {},
   ) {}
 
-  required(): Param<T, false> {
-    return new Param<T, false>(this.decode, true, this.aliases, undefined, this.since, this.until);
+  private with<O extends boolean, G extends boolean>(changes: ParamOptions<T>, decode: Decode<T> = this.decode): Param<T, O, G> {
+    return new Param<T, O, G>(decode, { ...this.options, ...changes });
   }
 
-  default(value: T): Param<T, false> {
-    return new Param<T, false>(this.decode, false, this.aliases, { value }, this.since, this.until);
+  required(): Param<T, false, Gated> {
+    return this.with({ isRequired: true, defaultValue: undefined });
+  }
+
+  default(value: T): Param<T, false, Gated> {
+    return this.with({ isRequired: false, defaultValue: { value } });
   }
 
   /** Another accepted name; sending both is REQUEST_CONFUSING_VAR. */
-  alias(name: string): Param<T, Optional> {
-    return new Param<T, Optional>(this.decode, this.isRequired, [...this.aliases, name], this.defaultValue, this.since, this.until);
+  alias(name: string): Param<T, Optional, Gated> {
+    return this.with({ aliases: [...(this.options.aliases ?? []), name] });
   }
 
-  /** Below this feature level the parameter does not exist (it is reported as ignored). */
-  availableFrom(feature: Feature): Param<T, Optional> {
-    return new Param<T, Optional>(this.decode, this.isRequired, this.aliases, this.defaultValue, feature, this.until);
+  /**
+   * Below this feature level the parameter does not exist (it is reported as ignored) and the
+   * endpoint sees `absent.otherwise`, or no value when `absent` is not given.
+   */
+  availableFrom(feature: Feature): Param<T, Optional, true>;
+  availableFrom(feature: Feature, absent: Otherwise<T>): Param<T, Optional, Gated>;
+  availableFrom(feature: Feature, absent?: Otherwise<T>): Param<T, Optional, boolean> {
+    return this.with({ since: bound(feature, absent) });
   }
 
-  /** From this level on the parameter does not exist (it is reported as ignored). */
-  availableUntil(feature: Feature): Param<T, Optional> {
-    return new Param<T, Optional>(this.decode, this.isRequired, this.aliases, this.defaultValue, this.since, feature);
+  /**
+   * From this feature level on the parameter does not exist (it was renamed or removed; it is
+   * reported as ignored) and the endpoint sees `absent.otherwise`, or no value.
+   */
+  availableBefore(feature: Feature): Param<T, Optional, true>;
+  availableBefore(feature: Feature, absent: Otherwise<T>): Param<T, Optional, Gated>;
+  availableBefore(feature: Feature, absent?: Otherwise<T>): Param<T, Optional, boolean> {
+    return this.with({ before: bound(feature, absent) });
   }
 
   /** Adds a check that runs on the decoded value. */
-  check(test: (value: T, name: string) => void): Param<T, Optional> {
+  check(test: (value: T, name: string) => void): Param<T, Optional, Gated> {
     const decode: Decode<T> = (raw, name) => {
       const value = this.decode(raw, name);
       test(value, name);
       return value;
     };
-    return new Param<T, Optional>(decode, this.isRequired, this.aliases, this.defaultValue, this.since, this.until);
+    return this.with({}, decode);
   }
 
-  map<U>(convert: (value: T, name: string) => U): Param<U, Optional> {
+  /** Converts the decoded value; defaults and `otherwise` values are converted too. */
+  map<U>(convert: (value: T, name: string) => U): Param<U, Optional, Gated> {
     const decode: Decode<U> = (raw, name) => convert(this.decode(raw, name), name);
-    const defaultValue = this.defaultValue === undefined ? undefined : { value: convert(this.defaultValue.value, '') };
-    return new Param<U, Optional>(decode, this.isRequired, this.aliases, defaultValue, this.since, this.until);
+    const value = (held: { readonly value: T } | undefined) => (held === undefined ? undefined : { value: convert(held.value, '') });
+    const level = (b: LevelBound<T> | undefined): LevelBound<U> | undefined => b && { feature: b.feature, otherwise: value(b.otherwise) };
+    const { defaultValue, since, before } = this.options;
+    return new Param<U, Optional, Gated>(decode, {
+      ...this.options,
+      defaultValue: value(defaultValue),
+      since: level(since),
+      before: level(before),
+    });
   }
 }
 
@@ -72,18 +123,12 @@ export interface StrOptions {
   readonly nonBlank?: boolean;
 }
 
-const codePoints = (s: string): number => {
-  let n = 0;
-  for (const _ of s) n++;
-  return n;
-};
-
 /** A plain string parameter: the raw form value, never JSON-decoded. */
 export function str(options: StrOptions = {}): Param<string> {
   return new Param<string>((raw, name) => {
     const value = options.strip ? raw.trim() : raw;
     if (options.nonBlank && value === '') throw badRequest(`${name} cannot be blank`);
-    if (options.maxLength !== undefined && codePoints(value) > options.maxLength) {
+    if (options.maxLength !== undefined && codePointLength(value) > options.maxLength) {
       throw badRequest(`${name} is too long (limit: ${options.maxLength} characters)`);
     }
     return value;
@@ -120,11 +165,25 @@ export function json<T>(schema: Schema<T>): Param<T> {
   });
 }
 
-export type ParamSpecs = Record<string, Param<unknown, boolean>>;
+export type ParamSpecs = Record<string, Param<unknown, boolean, boolean>>;
 
 export type ParamValues<S extends ParamSpecs> = {
-  [K in keyof S]: S[K] extends Param<infer T, infer Optional> ? (Optional extends true ? T | undefined : T) : never;
+  [K in keyof S]: S[K] extends Param<infer T, infer Optional, infer Gated>
+    ? Optional extends true
+      ? T | undefined
+      : Gated extends true
+        ? T | undefined
+        : T
+    : never;
 };
+
+/** The bound that excludes the parameter at the emulated level, if any. */
+function excludingBound(world: World, spec: Param<unknown, boolean, boolean>): LevelBound<unknown> | undefined {
+  const { since, before } = spec.options;
+  if (since && !world.has(since.feature)) return since;
+  if (before && world.has(before.feature)) return before;
+  return undefined;
+}
 
 /**
  * Reads every declared parameter in order. Returns the values and the names consumed, so the
@@ -138,18 +197,21 @@ export function readDeclared<S extends ParamSpecs>(
   const values: Record<string, unknown> = {};
   const consumed = new Set<string>();
   for (const [name, spec] of Object.entries(specs)) {
-    if (spec.since && !world.has(spec.since)) continue;
-    if (spec.until && world.has(spec.until)) continue;
+    const excluded = excludingBound(world, spec);
+    if (excluded) {
+      if (excluded.otherwise) values[name] = excluded.otherwise.value;
+      continue;
+    }
     let found: { name: string; raw: string } | undefined;
-    for (const candidate of [name, ...spec.aliases]) {
+    for (const candidate of [name, ...(spec.options.aliases ?? [])]) {
       const raw = params.body.get(candidate) ?? params.query.get(candidate);
       if (raw === undefined) continue;
       if (found) throw confusingArguments(found.name, candidate);
       found = { name: candidate, raw };
     }
     if (!found) {
-      if (spec.isRequired) throw missingArgument(name);
-      if (spec.defaultValue) values[name] = spec.defaultValue.value;
+      if (spec.options.isRequired) throw missingArgument(name);
+      if (spec.options.defaultValue) values[name] = spec.options.defaultValue.value;
       continue;
     }
     consumed.add(found.name);

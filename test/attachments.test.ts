@@ -27,7 +27,7 @@ async function upload(s: TestServer, email: string, parts: readonly Part[], fiel
   return s.as(email).post('/user_uploads', {}, { rawBody: await multipart(parts, fields) });
 }
 
-/** A stored message, as the message code will create them (that code is written elsewhere). */
+/** A message stored directly, without the send path (which links uploads itself). */
 function storeMessage(s: TestServer, email: string, content: string): number {
   const id = s.world.ids.next('message');
   s.world.messages.set(id, {
@@ -209,3 +209,59 @@ t.test('files never used are deleted a few weeks after upload, on the world cloc
   t.equal(listed.upload_space_used, 4);
   t.same(events.map((e) => [e.event.op, (e.event.attachment as { id: number }).id]), [['remove', 1]]);
 });
+
+async function sendToVerona(s: TestServer, email: string, content: string): Promise<number> {
+  const reply = await s.as(email).post('/messages', { type: 'stream', to: 'Verona', topic: 'files', content });
+  if (reply.status !== 200) throw new Error(reply.text);
+  return reply.body.id as number;
+}
+
+t.test('sending a message that links an upload claims it: GET /attachments lists the message', async (t) => {
+  const s = testServer();
+  const url = (await upload(s, hamlet, [['f', 'a.txt', 'a']])).body.url;
+  const events = record(s);
+  const messageId = await sendToVerona(s, hamlet, `look: [a.txt](${url})`);
+  const [attachment] = (await s.as(hamlet).get('/attachments')).body.attachments;
+  t.same(attachment.messages, [{ id: messageId, date_sent: s.world.now() }]);
+  t.same(events.map((e) => e.event.type).slice(0, 2), ['attachment', 'message'], 'the owner hears of the claim before the message');
+  s.clock.advance(UNCLAIMED_ATTACHMENT_LIFETIME_MS + 1);
+  t.same(sweepUnusedAttachments(s.world), [], 'a claimed file is not swept');
+});
+
+t.test('a content edit that drops the last link answers the upload in detached_uploads, which is then unused', async (t) => {
+  const s = testServer();
+  const url = (await upload(s, hamlet, [['f', 'a.txt', 'abc']])).body.url;
+  const [stored] = [...s.world.attachments.values()];
+  const messageId = await sendToVerona(s, hamlet, `[a.txt](${url})`);
+  const kept = await s.as(hamlet).patch(`/messages/${messageId}`, { content: `still [a.txt](${url})` });
+  t.same(kept.body.detached_uploads, [], 'still referenced');
+  const reply = await s.as(hamlet).patch(`/messages/${messageId}`, { content: 'no more file' });
+  t.same(reply.body.detached_uploads, [
+    { id: stored!.id, name: 'a.txt', path_id: stored!.pathId, size: 3, create_time: stored!.createTime, messages: [] },
+  ]);
+  t.same((await s.as(hamlet).get('/attachments')).body.attachments[0].messages, []);
+  s.clock.advance(UNCLAIMED_ATTACHMENT_LIFETIME_MS + 1);
+  t.same(sweepUnusedAttachments(s.world), [stored!.id], 'no longer referenced: swept like a file never used');
+});
+
+t.test('an upload another message still links is not detached; edits re-link uploads named again', async (t) => {
+  const s = testServer();
+  const url = (await upload(s, hamlet, [['f', 'a.txt', 'a']])).body.url;
+  const first = await sendToVerona(s, hamlet, url);
+  const second = await sendToVerona(s, hamlet, url);
+  t.same((await s.as(hamlet).patch(`/messages/${first}`, { content: 'gone' })).body.detached_uploads, []);
+  const [attachment] = [...s.world.attachments.values()];
+  t.same([...attachment!.messageIds], [second]);
+  await s.as(hamlet).patch(`/messages/${first}`, { content: `back: ${url}` });
+  t.same([...attachment!.messageIds].sort((a, b) => a - b), [first, second]);
+});
+
+t.test('detached_uploads is answered from level 285 only', async (t) => {
+  const s = testServer({ featureLevel: 284 });
+  const url = (await upload(s, hamlet, [['f', 'a.txt', 'a']])).body.uri;
+  const messageId = await sendToVerona(s, hamlet, url);
+  const reply = await s.as(hamlet).patch(`/messages/${messageId}`, { content: 'gone' });
+  t.same(reply.body, { result: 'success', msg: '' });
+  t.same([...[...s.world.attachments.values()][0]!.messageIds], [], 'the link is dropped all the same');
+});
+

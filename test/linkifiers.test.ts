@@ -168,6 +168,15 @@ t.test('both fields are required; before level 176 the template is url_format_st
   t.same(errorOf(await old.as(iago).post('/realm/filters', { pattern: 'ZUL3-(?P<id>\\d+)', url_format_string: '$fgfg' })), badRequest('Enter a valid URL.'));
 });
 
+t.test('at levels 167-175 url_format_string is consumed and url_template is the ignored one', async (t) => {
+  const old = testServer({ featureLevel: 175 });
+  const legacy = await old.as(iago).post('/realm/filters', { pattern: 'A(?P<n>\\d)', url_format_string: 'https://a.com/%(n)s' });
+  t.equal(legacy.status, 200);
+  t.notOk('ignored_parameters_unsupported' in legacy.body);
+  const both = await old.as(iago).post('/realm/filters', { pattern: 'B(?P<n>\\d)', url_format_string: 'https://b.com/%(n)s', url_template: 'https://b.com/{n}' });
+  t.same(both.body.ignored_parameters_unsupported, ['url_template']);
+});
+
 t.test('events follow the level: realm_filters tuples too before 176, only them before 54', async (t) => {
   const mid = testServer({ featureLevel: 100 });
   const midEvents = record(mid);

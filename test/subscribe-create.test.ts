@@ -19,6 +19,7 @@ t.test('a new public channel gets the request settings and the documented defaul
   const reply = await sub(s, HAMLET, { subscriptions: [{ name: 'brand new', description: 'line one\nline two' }], history_public_to_subscribers: false });
   t.same(reply.body.subscribed, { [String(s.id(HAMLET))]: ['brand new'] });
   const entry = await listed(s, HAMLET, 'brand new');
+  const [channelEvents] = [...s.world.messages.values()].filter((m) => m.recipient.kind === 'stream' && m.recipient.streamId === entry.stream_id);
   t.match(entry, {
     description: 'line one line two',
     rendered_description: '<p>line one line two</p>',
@@ -29,7 +30,6 @@ t.test('a new public channel gets the request settings and the documented defaul
     date_created: Math.floor(s.clock.now() / 1000),
     message_retention_days: null,
     topics_policy: 'inherit',
-    first_message_id: null,
     folder_id: null,
     is_archived: false,
     stream_weekly_traffic: null,
@@ -37,6 +37,7 @@ t.test('a new public channel gets the request settings and the documented defaul
     stream_post_policy: 1,
     is_announcement_only: false,
   });
+  t.equal(entry.first_message_id, channelEvents!.id, "Notification Bot's channel-events message comes first");
   t.same(entry.can_administer_channel_group, { direct_members: [s.id(HAMLET)], direct_subgroups: [] }, 'the creator administers it');
   t.equal(entry.can_add_subscribers_group, group(s, 'role:nobody'));
   t.equal(entry.can_subscribe_group, group(s, 'role:nobody'));

@@ -1,7 +1,4 @@
 import t from 'tap';
-import { unsubscribe } from '../lib/actions/unsubscribe.js';
-import type { Stream } from '../lib/entities/stream.js';
-import type { User } from '../lib/entities/user.js';
 import {
   activeIds,
   bad,
@@ -165,13 +162,25 @@ t.test('archived channels can be left from level 362', async (t) => {
   }
 });
 
-t.test('the removal hook receives every removed pair (messages become read there)', async (t) => {
+t.test("the removed channels' unread messages become read, with one update_message_flags event per channel", async (t) => {
   const s = testServer();
-  const seen: Array<[User, Stream]> = [];
-  unsubscribe(s.world, userOf(s, HAMLET), { names: ['Denmark', 'Rome'], principals: [] }, {
-    onSubscriptionsRemoved: (_world, removals) => seen.push(...removals.map(([u, st]) => [u, st] as [User, Stream])),
-  });
-  t.same(seen.map(([u, st]) => [u.id, st.name]), [[s.id(HAMLET), 'Denmark']]);
+  const send = async (channel: string, email = OTHELLO) =>
+    (await s.as(email).post('/messages', { type: 'stream', to: channel, topic: 'news', content: 'hi' })).body.id as number;
+  const denmark = [await send('Denmark'), await send('Denmark')];
+  const verona = await send('Verona');
+  const ownMessage = await send('Denmark', HAMLET);
+  const events = recordEvents(s);
+  await unsub(s, HAMLET, { subscriptions: ['Denmark', 'Scotland'] });
+  const flags = ofType(events, 'update_message_flags');
+  t.same(flags.map((e) => [e.event, e.userIds]), [
+    [{ type: 'update_message_flags', op: 'add', operation: 'add', flag: 'read', messages: denmark, all: false }, [s.id(HAMLET)]],
+  ], 'already-read messages (your own) are not listed');
+  for (const id of [...denmark, ownMessage]) t.ok(s.world.messages.get(id)!.flags.get(s.id(HAMLET))!.has('read'));
+  t.notOk(s.world.messages.get(verona)!.flags.get(s.id(HAMLET))!.has('read'), 'other channels are untouched');
+  events.length = 0;
+  await s.as(HAMLET).post('/users/me/subscriptions', { subscriptions: [{ name: 'Denmark' }] });
+  await unsub(s, HAMLET, { subscriptions: ['Denmark'] });
+  t.same(ofType(events, 'update_message_flags'), [], 'nothing left unread: no event');
 });
 
 t.test('bad input never yields a server error', async (t) => {

@@ -10,9 +10,12 @@ const OTHELLO = 'othello@zulip.com';
 const CORDELIA = 'cordelia@zulip.com';
 const OWNER = 'desdemona@zulip.com';
 
+/** The `user_group` events sent from now on (the membership DMs have their own tests). */
 function recordEvents(s: TestServer): Array<{ event: ChatEvent; userIds: readonly number[] }> {
   const seen: Array<{ event: ChatEvent; userIds: readonly number[] }> = [];
-  s.world.events.subscribe((event, userIds) => seen.push({ event, userIds }));
+  s.world.events.subscribe((event, userIds) => {
+    if (event.type === 'user_group') seen.push({ event, userIds });
+  });
   return seen;
 }
 
@@ -273,6 +276,7 @@ t.test('a request is one transaction: a later failure undoes earlier steps and s
   t.same(errorOf(reply), bad(`There is no member '${s.id(CORDELIA)}' in this user group`));
   t.same(members(s, id), [s.id(HAMLET)]);
   t.equal(events.length, 0);
+  t.equal(s.world.messages.size, 0, 'no membership DM either');
   t.same(errorOf(await update(s, id, { add: [s.id(OTHELLO)], add_subgroups: [123456] })), bad('Invalid user group ID: 123456'));
   t.same(members(s, id), [s.id(HAMLET)]);
   t.equal(events.length, 0);
@@ -314,4 +318,26 @@ t.test('membership notices go to each changed human other than the actor, active
   const notices = membershipNotices(s.world, hamlet, group, [s.id(HAMLET), s.id(OTHELLO), s.id(CORDELIA), s.id('default-bot@zulip.com')], 'added');
   t.same(notices, [{ recipientId: s.id(OTHELLO), content: `@_**King Hamlet|${s.id(HAMLET)}** added you to the group @_*hamletcharacters*.` }]);
   t.equal(membershipNotices(s.world, hamlet, group, [s.id(OTHELLO)], 'removed')[0]?.content, `@_**King Hamlet|${s.id(HAMLET)}** removed you from the group @_*hamletcharacters*.`);
+});
+
+/** Notification Bot's direct messages to `email`, as [content, read by the recipient]. */
+function botDms(s: TestServer, email: string): Array<[string, boolean]> {
+  const bot = s.id('notification-bot@zulip.com');
+  const pair = JSON.stringify([bot, s.id(email)].sort((a, b) => a - b));
+  return [...s.world.messages.values()]
+    .filter((m) => m.senderId === bot && m.recipient.kind === 'direct' && JSON.stringify(m.recipient.userIds) === pair)
+    .map((m) => [m.content, m.flags.get(s.id(email))?.has('read') === true]);
+}
+
+t.test('adding and removing members sends each changed user an unread Notification Bot DM', async (t) => {
+  const s = testServer();
+  const groupId = await hamletsGroup(s);
+  const name = s.world.groups.get(groupId)!.name;
+  t.equal((await update(s, groupId, { add: [s.id(OTHELLO), s.id(CORDELIA)] })).status, 200);
+  const added = `@_**King Hamlet|${s.id(HAMLET)}** added you to the group @_*${name}*.`;
+  t.same(botDms(s, OTHELLO), [[added, false]]);
+  t.same(botDms(s, CORDELIA), [[added, false]]);
+  t.equal((await update(s, groupId, { delete: [s.id(OTHELLO), s.id(HAMLET)] })).status, 200);
+  t.same(botDms(s, OTHELLO), [[added, false], [`@_**King Hamlet|${s.id(HAMLET)}** removed you from the group @_*${name}*.`, false]]);
+  t.same(botDms(s, HAMLET), [], 'the acting user is not told');
 });

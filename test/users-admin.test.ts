@@ -41,6 +41,33 @@ t.test('POST /users creates a member with a fresh API key that works at once', a
   t.ok(seen.some((e) => e.event.type === 'user_group' && e.event.op === 'add_members' && e.event.group_id === s.world.systemGroupId('role:members')));
 });
 
+t.test('a new user is announced first, then subscribed to the default channels: subscription/add to them, peer_add to the peers', async (t) => {
+  const s = testServer();
+  const seen = record(s);
+  const id = (await s.as(iago).post('/users', newUser)).body.user_id as number;
+  const order = seen.map((e) => `${e.event.type}/${String(e.event.op)}`);
+  t.ok(order.indexOf('realm_user/add') < order.indexOf('subscription/peer_add'));
+  const add = seen.filter((e) => e.event.type === 'subscription' && e.event.op === 'add');
+  t.same(add.map((e) => e.userIds), [[id]]);
+  const defaults = [...s.world.defaultStreamIds].sort((a, b) => a - b);
+  t.same((add[0]!.event.subscriptions as Array<{ stream_id: number }>).map((x) => x.stream_id), defaults);
+  // Polonius, a guest, is subscribed to each default channel: each gets its own audience.
+  const peers = seen.filter((e) => e.event.type === 'subscription' && e.event.op === 'peer_add');
+  t.same(peers.map((e) => e.event), defaults.map((streamId) => ({ type: 'subscription', op: 'peer_add', stream_ids: [streamId], user_ids: [id] })));
+  t.ok(peers.every((e) => !e.userIds.includes(id) && e.userIds.includes(s.id('polonius@zulip.com'))));
+});
+
+t.test('deactivating a user tells the peers of each private channel: its subscribers and administrators', async (t) => {
+  const s = testServer();
+  const seen = record(s);
+  await s.as(iago).delete(`/users/${s.id(hamlet)}`);
+  const coreTeam = s.streamId('core team');
+  const peer = seen.filter((e) => e.event.type === 'subscription' && e.event.op === 'peer_remove' && (e.event.stream_ids as number[]).includes(coreTeam));
+  t.same(peer.map((e) => [e.event, [...e.userIds].sort((a, b) => a - b)]), [
+    [{ type: 'subscription', op: 'peer_remove', stream_ids: [coreTeam], user_ids: [s.id(hamlet)] }, [s.id(desdemona), s.id(iago)]],
+  ]);
+});
+
 t.test('POST /users checks the administrator role before parameters', async (t) => {
   const s = testServer();
   t.same(errorOf(await s.as(hamlet).post('/users', {})), { status: 400, code: 'UNAUTHORIZED_PRINCIPAL', msg: 'Must be an organization administrator' });

@@ -2,7 +2,6 @@
  * Creating channels through subscribe (section 4.1): who may create what, the settings a new
  * channel gets, and the `stream`/`create` and `default_streams` events.
  */
-import { CHANNEL_FEATURES } from '../channel-features.js';
 import { defaultChannelSettings } from '../defaults.js';
 import { ApiError, badRequest, insufficientPermission, mustBeOwner } from '../errors.js';
 import type { GroupSetting } from '../entities/group.js';
@@ -11,9 +10,10 @@ import type { ChannelPermissionSetting, Stream, TopicsPolicy } from '../entities
 import { isAdministrator, isOwner, type User } from '../entities/user.js';
 import { FEATURES } from '../features.js';
 import { activeUserIds, channelCreationAudience } from '../queries/channel-access.js';
-import { channelToApi, compareNames } from '../queries/channels.js';
+import { channelToApi } from '../queries/channels.js';
 import { hasGroupSetting } from '../queries/groups.js';
 import { render } from '../render.js';
+import { compareCodePoints } from '../topic-names.js';
 import type { World } from '../world.js';
 
 /** The request's settings for channels it creates; ignored for channels that already exist. */
@@ -98,7 +98,7 @@ export function storeChannel(world: World, stream: Stream): void {
   world.subscribersOf(stream.id);
   let audience = channelCreationAudience(world, stream);
   // Before level 220 guests were not told about new web-public channels.
-  if (stream.isWebPublic && !world.has(CHANNEL_FEATURES.GUEST_PEER_AND_CREATE_EVENTS)) {
+  if (stream.isWebPublic && !world.has(FEATURES.GUEST_PEER_AND_CREATE_EVENTS)) {
     audience = activeUserIds(world, { includeGuests: false });
   }
   world.events.send({ type: 'stream', op: 'create', streams: [channelToApi(world, stream, { withoutTraffic: true })] }, audience);
@@ -109,8 +109,8 @@ export function addDefaultChannels(world: World, streams: readonly Stream[]): vo
   if (streams.length === 0) return;
   for (const stream of streams) world.defaultStreamIds.add(stream.id);
   const defaults = [...world.defaultStreamIds].map((id) => world.streams.get(id)).filter((s): s is Stream => s !== undefined);
-  const payload = world.has(CHANNEL_FEATURES.DEFAULT_STREAMS_EVENT_IDS)
+  const payload = world.has(FEATURES.DEFAULT_STREAMS_EVENT_IDS)
     ? defaults.map((s) => s.id).sort((a, b) => a - b)
-    : defaults.sort((a, b) => compareNames(a.name, b.name)).map((s) => channelToApi(world, s));
+    : defaults.sort((a, b) => compareCodePoints(a.name, b.name)).map((s) => channelToApi(world, s));
   world.events.send({ type: 'default_streams', default_streams: payload }, activeUserIds(world, { includeGuests: false }));
 }

@@ -7,7 +7,9 @@ import { ApiError, badRequest } from '../errors.js';
 import type { Message } from '../entities/message.js';
 import type { Stream } from '../entities/stream.js';
 import type { User } from '../entities/user.js';
+import { FEATURES } from '../features.js';
 import { hasContentAccess } from '../queries/access.js';
+import { type ApiAttachment, attachmentsOfMessage, detachedUploads } from '../queries/attachments.js';
 import { accessMessage } from '../queries/messages.js';
 import {
   canEditTopic,
@@ -34,9 +36,6 @@ import type { World } from '../world.js';
 import { checkStreamSendAccess } from './message-send.js';
 import { applyDirectEdit, applyStreamEdit, checkChangeAllTimeLimit, type StreamEditPlan } from './message-move.js';
 import { normalizeContent } from './messages.js';
-
-/** Local gate: `prev_content_sha256` (FL 379). */
-export const PREV_CONTENT_SHA256 = { level: 379, what: 'update message: prev_content_sha256' } as const;
 
 export type PropagateMode = 'change_one' | 'change_later' | 'change_all';
 
@@ -73,7 +72,7 @@ function validatePayload(world: World, message: Message, topic: string | undefin
   if (streamId !== undefined && content !== undefined) throw badRequest('Cannot change message content while changing channel');
   if (content !== undefined && isWidget(message)) throw badRequest('Widgets cannot be edited.');
   const sha = request.prevContentSha256;
-  if (sha !== undefined && world.has(PREV_CONTENT_SHA256) && sha !== createHash('sha256').update(message.content).digest('hex')) {
+  if (sha !== undefined && world.has(FEATURES.PREV_CONTENT_SHA256) && sha !== createHash('sha256').update(message.content).digest('hex')) {
     // Message text and code unconfirmed.
     throw new ApiError('EXPECTATION_MISMATCH', 400, "'prev_content_sha256' value does not match the expected value.");
   }
@@ -147,18 +146,24 @@ function checkMovePermissions(world: World, user: User, plan: StreamEditPlan): v
   }
 }
 
-/** Edits a message; every check runs before anything changes. */
-export function editMessage(world: World, user: User, messageId: number, request: EditRequest): void {
+/**
+ * Edits a message; every check runs before anything changes. Returns `detached_uploads`: the
+ * acting user's uploads that the new content stopped referencing and that no message references
+ * any more.
+ */
+export function editMessage(world: World, user: User, messageId: number, request: EditRequest): ApiAttachment[] {
   const message = accessMessage(world, user, messageId, { modifying: true });
   if (request.content !== undefined) checkCanEditContent(world, user, message);
   let topic = request.topic === undefined ? undefined : renameGeneralChat(world, pythonStrip(request.topic));
   if (topic !== undefined && topic === topicOf(message)) topic = undefined;
   validatePayload(world, message, topic, request);
+  const attachedBefore = attachmentsOfMessage(world, message.id);
   if (message.recipient.kind === 'direct') {
     applyDirectEdit(world, user, message, contentForEdit(request.content as string));
-    return;
+  } else {
+    const plan = buildPlan(world, user, message, topic, request);
+    checkMovePermissions(world, user, plan);
+    applyStreamEdit(world, user, plan);
   }
-  const plan = buildPlan(world, user, message, topic, request);
-  checkMovePermissions(world, user, plan);
-  applyStreamEdit(world, user, plan);
+  return detachedUploads(world, user, attachedBefore);
 }

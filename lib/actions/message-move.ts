@@ -14,6 +14,7 @@ import { channelMoveLimit, EDIT_LIMIT_BUFFER_SECONDS, topicMoveLimit } from '../
 import { render } from '../render.js';
 import { topicLinks } from '../topic-links.js';
 import type { World } from '../world.js';
+import { linkAttachmentsInContent } from './attachments.js';
 import { groupByFlags, mentionedUserIds } from './messages.js';
 import { sendMoveNotifications } from './move-notifications.js';
 
@@ -44,7 +45,7 @@ function baseEvent(user: User, message: Message, now: number): UpdateEvent {
   return { type: 'update_message', user_id: user.id, edit_timestamp: seconds(now), message_id: message.id, rendering_only: false };
 }
 
-/** Replaces content, records it in history and event, and re-derives `mentioned` flags. */
+/** Replaces content, records it in history and event, re-links uploads and re-derives `mentioned` flags. */
 function applyContent(world: World, message: Message, content: string, event: UpdateEvent, history: Mutable<EditEvent>): void {
   const rendered = render(world, content);
   history.prevContent = message.content;
@@ -59,6 +60,8 @@ function applyContent(world: World, message: Message, content: string, event: Up
   message.content = content;
   message.renderedContent = rendered;
   message.lastEditAt = history.timestamp;
+  // `check_attachment_reference_change`: uploads named by the new content only are claimed, the others let go.
+  linkAttachmentsInContent(world, message.id, content);
   const mentioned = mentionedUserIds(rendered);
   for (const [userId, flags] of message.flags) {
     if (mentioned.has(userId)) flags.add('mentioned');

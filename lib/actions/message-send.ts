@@ -141,8 +141,8 @@ const escapeName = (name: string): string => name.replace(/[&<>"']/g, (c) => ESC
 
 function allowedTypes(world: World): SendType[] {
   const types: SendType[] = ['private', 'stream'];
-  if (world.has(FEATURES.TYPING_DIRECT)) types.push('direct');
-  if (world.has(FEATURES.TYPING_CHANNEL)) types.push('channel');
+  if (world.has(FEATURES.SEND_MESSAGE_DIRECT)) types.push('direct');
+  if (world.has(FEATURES.SEND_MESSAGE_CHANNEL)) types.push('channel');
   return types;
 }
 

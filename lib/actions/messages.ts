@@ -11,6 +11,7 @@ import { flagsFor, toApiMessage } from '../queries/messages.js';
 import { render } from '../render.js';
 import { pythonRstrip, truncateText } from '../topic-names.js';
 import type { World } from '../world.js';
+import { linkAttachmentsInContent } from './attachments.js';
 
 /** `max_message_length`. */
 export const MAX_MESSAGE_LENGTH = 10000;
@@ -57,8 +58,9 @@ function rowHolders(world: World, sender: User, recipient: Recipient): number[] 
 
 /**
  * Stores a validated message, gives each recipient a row (read for `readBy`, `mentioned` when
- * mentioned) and sends each a `message` event with their own flags: one event per distinct set
- * of flags, as the event queues deliver it per user.
+ * mentioned), links the sender's uploads the content names, and sends each recipient a
+ * `message` event with their own flags: one event per distinct set of flags, as the event
+ * queues deliver it per user.
  */
 export function deliverMessage(world: World, options: DeliverOptions): Message {
   const rendered = render(world, options.content);
@@ -87,6 +89,8 @@ export function deliverMessage(world: World, options: DeliverOptions): Message {
     const stream = world.streams.get(options.recipient.streamId);
     if (stream && stream.firstMessageId === null) stream.firstMessageId = message.id;
   }
+  // `do_claim_attachments` runs before the message event is sent.
+  linkAttachmentsInContent(world, message.id, message.content);
   sendMessageEvents(world, message);
   return message;
 }

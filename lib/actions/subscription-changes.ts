@@ -2,7 +2,7 @@
  * Writing subscriptions (`bulk_add_subscriptions` / `bulk_remove_subscriptions`): the rows,
  * their colours, and the events that follow. Callers have done every check already.
  */
-import type { Stream, Subscription } from '../entities/stream.js';
+import { newSubscription, type Stream } from '../entities/stream.js';
 import type { User } from '../entities/user.js';
 import { SUBSCRIPTION_COLORS } from '../fixture.js';
 import type { World } from '../world.js';
@@ -35,33 +35,21 @@ function pickColors(world: World, user: User, streams: readonly Stream[], reques
   return result;
 }
 
-function newSubscription(userId: number, streamId: number, color: string): Subscription {
-  return {
-    userId,
-    streamId,
-    active: true,
-    color,
-    pinToTop: false,
-    isMuted: false,
-    // Null: inherit the user's defaults (test_subscriptions_add_notification_default_none).
-    desktopNotifications: null,
-    emailNotifications: null,
-    pushNotifications: null,
-    audibleNotifications: null,
-    wildcardMentionsNotify: null,
-  };
-}
-
 export interface AddOutcome {
   /** User ID to channels newly subscribed: new rows first, then reactivated ones. */
   readonly added: Map<number, Stream[]>;
   readonly already: Map<number, Stream[]>;
 }
 
+/** What `storeSubscriptions` wrote, for `sendSubscriptionsAddedEvents`. */
+export interface StoredSubscriptions extends AddOutcome {
+  readonly altered: AlteredUsers;
+}
+
 const push = <K, V>(map: Map<K, V[]>, key: K, value: V) => map.set(key, [...(map.get(key) ?? []), value]);
 
-/** Subscribes every user to every channel, reactivating old rows, and sends the events. */
-export function addSubscriptions(world: World, streams: readonly Stream[], users: readonly User[], colors: ReadonlyMap<string, string>): AddOutcome {
+/** Subscribes every user to every channel (new rows or reactivated ones), without events. */
+export function storeSubscriptions(world: World, streams: readonly Stream[], users: readonly User[], colors: ReadonlyMap<string, string>): StoredSubscriptions {
   const unique = [...new Map(streams.map((s) => [s.id, s])).values()];
   const toAdd: Array<[User, Stream]> = [];
   const toActivate: Array<[User, Stream]> = [];
@@ -75,23 +63,34 @@ export function addSubscriptions(world: World, streams: readonly Stream[], users
     }
   }
   const added = new Map<number, Stream[]>();
-  if (toAdd.length === 0 && toActivate.length === 0) return { added, already };
+  const altered: AlteredUsers = new Map();
+  if (toAdd.length === 0 && toActivate.length === 0) return { added, already, altered };
   for (const user of users) {
     const fresh = toAdd.filter(([u]) => u.id === user.id).map(([, s]) => s);
     const palette = pickColors(world, user, fresh, colors);
     for (const stream of fresh) world.subscribersOf(stream.id).set(user.id, newSubscription(user.id, stream.id, palette.get(stream.id)!));
   }
   for (const [user, stream] of toActivate) world.subscriptions.get(stream.id)!.get(user.id)!.active = true;
-
-  const altered: AlteredUsers = new Map();
   for (const [user, stream] of [...toAdd, ...toActivate]) {
     push(added, user.id, stream);
     altered.set(stream.id, (altered.get(stream.id) ?? new Set()).add(user.id));
   }
-  sendAccessGainedEvents(world, altered);
-  sendSubscriptionAddEvents(world, added);
-  sendPeerEvents(world, 'peer_add', altered);
-  return { added, already };
+  return { added, already, altered };
+}
+
+/** The events of stored subscriptions: `stream`/`create` to who gained access, `subscription`/`add`, `peer_add`. */
+export function sendSubscriptionsAddedEvents(world: World, stored: StoredSubscriptions): void {
+  if (stored.altered.size === 0) return;
+  sendAccessGainedEvents(world, stored.altered);
+  sendSubscriptionAddEvents(world, stored.added);
+  sendPeerEvents(world, 'peer_add', stored.altered);
+}
+
+/** Subscribes every user to every channel, reactivating old rows, and sends the events. */
+export function addSubscriptions(world: World, streams: readonly Stream[], users: readonly User[], colors: ReadonlyMap<string, string>): AddOutcome {
+  const stored = storeSubscriptions(world, streams, users, colors);
+  sendSubscriptionsAddedEvents(world, stored);
+  return { added: stored.added, already: stored.already };
 }
 
 export interface RemoveOutcome {

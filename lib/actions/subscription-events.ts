@@ -2,9 +2,9 @@
  * Events of subscription changes, with the real server's payloads and recipients
  * (`bulk_add_subscriptions` / `bulk_remove_subscriptions` in zerver/actions/streams.py).
  */
-import { CHANNEL_FEATURES } from '../channel-features.js';
 import type { Stream } from '../entities/stream.js';
 import { isAdministrator, isGuest } from '../entities/user.js';
+import { FEATURES } from '../features.js';
 import { activeUserIds, adminUserIds, hasChannelMetadataAccess, metadataGroupUserIds } from '../queries/channel-access.js';
 import { channelToApi, subscriberIds } from '../queries/channels.js';
 import { subscriptionToApi } from '../queries/subscriptions.js';
@@ -27,7 +27,7 @@ export function sendAccessGainedEvents(world: World, altered: AlteredUsers): voi
     if (stream.inviteOnly) {
       const seers = new Set([...adminUserIds(world), ...metadataGroupUserIds(world, stream)]);
       notify = without(userIds, seers);
-    } else if (!stream.isWebPublic && world.has(CHANNEL_FEATURES.GUEST_CREATE_EVENT_ON_SUBSCRIBE)) {
+    } else if (!stream.isWebPublic && world.has(FEATURES.GUEST_CREATE_EVENT_ON_SUBSCRIBE)) {
       notify = [...userIds].filter((id) => {
         const user = world.users.get(id);
         return user !== undefined && isGuest(user);
@@ -79,7 +79,7 @@ export function sendPeerEvents(world: World, op: 'peer_add' | 'peer_remove', alt
     groups.set(key, group);
   }
   const nonGuests = activeUserIds(world, { includeGuests: false });
-  const guestAware = world.has(CHANNEL_FEATURES.GUEST_PEER_AND_CREATE_EVENTS);
+  const guestAware = world.has(FEATURES.GUEST_PEER_AND_CREATE_EVENTS);
   for (const { userIds, streams } of groups.values()) {
     const webPublic: number[] = [];
     const withoutGuests: number[] = [];
@@ -97,9 +97,22 @@ export function sendPeerEvents(world: World, op: 'peer_add' | 'peer_remove', alt
   }
 }
 
+/**
+ * `peer_add` / `peer_remove` for every channel (not archived) where the user's subscription is
+ * active: how the real server announces a user's (re)activation or deactivation to the peers.
+ */
+export function sendPeerEventsForUser(world: World, userId: number, op: 'peer_add' | 'peer_remove'): void {
+  const altered: AlteredUsers = new Map();
+  for (const [streamId, subs] of world.subscriptions) {
+    const stream = world.streams.get(streamId);
+    if (stream && !stream.isArchived && subs.get(userId)?.active) altered.set(streamId, new Set([userId]));
+  }
+  sendPeerEvents(world, op, altered);
+}
+
 /** The `stream`/`delete` event: only IDs since level 343, full channel objects before. */
 export function streamDeleteEvent(world: World, streams: readonly Stream[]): { type: string; [key: string]: unknown } {
-  if (world.has(CHANNEL_FEATURES.STREAM_DELETE_EVENT_IDS)) {
+  if (world.has(FEATURES.STREAM_DELETE_EVENT_IDS)) {
     return { type: 'stream', op: 'delete', streams: streams.map((s) => ({ stream_id: s.id })), stream_ids: streams.map((s) => s.id) };
   }
   return { type: 'stream', op: 'delete', streams: streams.map((s) => channelToApi(world, s)) };

@@ -20,14 +20,7 @@ import { apiEmail } from '../queries/users.js';
 import type { World } from '../world.js';
 import { addDefaultChannels, buildChannel, checkChannelCreation, type NewChannelSettings, parseRetentionDays, storeChannel } from './channel-creation.js';
 import { addSubscriptions } from './subscription-changes.js';
-import {
-  channelsCreatedNotice,
-  newSubscriptionMessagesAllowed,
-  type NoticeInput,
-  subscribedByOthersNotices,
-  type SubscriptionNoticeHooks,
-  subscriptionNoticeHooks,
-} from './subscription-notices.js';
+import { newSubscriptionMessagesAllowed, type NoticeInput, sendSubscriptionNotices } from './subscription-notices.js';
 
 export interface SubscriptionRequestItem {
   readonly name: string;
@@ -155,9 +148,9 @@ function plan(world: World, actor: User, input: SubscribeInput, settings: Map<Ch
 /**
  * Subscribes `principals` (or the actor) to the named channels, creating missing ones with the
  * request's settings. Emits `stream`/`create`, `default_streams`, `subscription`/`add` and
- * `peer_add`, then hands the due Notification Bot messages to `hooks`.
+ * `peer_add`, then sends the due Notification Bot messages (reference 2.5).
  */
-export function subscribe(world: World, actor: User, input: SubscribeInput, hooks: SubscriptionNoticeHooks = subscriptionNoticeHooks): SubscribeResult {
+export function subscribe(world: World, actor: User, input: SubscribeInput): SubscribeResult {
   const settings = resolveSettings(world, actor, input);
   const { existing, missing, settings: newSettings } = plan(world, actor, input, settings);
   const subscribingOthers = input.principals.length > 0 && !input.principals.every((p) => p === actor.id);
@@ -186,11 +179,10 @@ export function subscribe(world: World, actor: User, input: SubscribeInput, hook
     announce: input.announce,
     sendNewSubscriptionMessages: input.sendNewSubscriptionMessages,
   };
+  // Present only when requested; false when the bulk limit suppressed the DMs (subscribe.yaml).
   if (world.has(FEATURES.NEW_SUBSCRIPTION_MESSAGES) && input.sendNewSubscriptionMessages) {
     result.new_subscription_messages_sent = newSubscriptionMessagesAllowed(world, notice);
   }
-  if (created.length > 0) hooks.onChannelsCreated(world, actor, channelsCreatedNotice(world, notice));
-  const dms = subscribedByOthersNotices(world, notice);
-  if (dms.length > 0) hooks.onSubscribedByOthers(world, actor, dms);
+  sendSubscriptionNotices(world, notice);
   return result;
 }

@@ -5,7 +5,7 @@
 import { badRequest, missingArgument } from '../errors.js';
 import type { Stream } from '../entities/stream.js';
 import { boolSetting, isGuest, type User } from '../entities/user.js';
-import { FEATURES } from '../features.js';
+import { type Feature, FEATURES } from '../features.js';
 import { hasChannelContentAccess } from '../queries/channel-access.js';
 import { isSubscribed } from '../queries/access.js';
 import { subscriberIds } from '../queries/channels.js';
@@ -29,19 +29,18 @@ export interface TypingRequest {
 /** `MAX_STREAM_SIZE_FOR_TYPING_NOTIFICATIONS`: larger channels get no typing events at all. */
 export const MAX_CHANNEL_SIZE_FOR_TYPING = 100;
 
-
 /** A setting that did not exist yet at the emulated level behaves as enabled. */
-function settingOn(world: World, user: User, name: string, since: number): boolean {
-  return world.featureLevel < since || boolSetting(user, name);
+function settingOn(world: World, user: User, name: string, since: Feature): boolean {
+  return !world.has(since) || boolSetting(user, name);
 }
 
 const receives = (world: World, user: User): boolean =>
-  user.isActive && settingOn(world, user, 'receives_typing_notifications', FEATURES.RECEIVES_TYPING_NOTIFICATIONS.level);
+  user.isActive && settingOn(world, user, 'receives_typing_notifications', FEATURES.RECEIVES_TYPING_NOTIFICATIONS);
 
 const person = (world: World, user: User) => ({ user_id: user.id, email: apiEmail(world, user) });
 
 function sendDirect(world: World, sender: User, op: TypingOp, to: readonly number[]): void {
-  if (!settingOn(world, sender, 'send_private_typing_notifications', FEATURES.TYPING_AND_READ_RECEIPT_SETTINGS.level)) {
+  if (!settingOn(world, sender, 'send_private_typing_notifications', FEATURES.TYPING_AND_READ_RECEIPT_SETTINGS)) {
     throw badRequest('User has disabled typing notifications for direct messages');
   }
   const ids = to.includes(sender.id) ? [...to] : [...to, sender.id];
@@ -84,7 +83,7 @@ function normalizeTopic(world: World, topic: string): string {
 }
 
 function sendToChannel(world: World, sender: User, op: TypingOp, streamId: number, topic: string): void {
-  if (!settingOn(world, sender, 'send_stream_typing_notifications', FEATURES.TYPING_AND_READ_RECEIPT_SETTINGS.level)) {
+  if (!settingOn(world, sender, 'send_stream_typing_notifications', FEATURES.TYPING_AND_READ_RECEIPT_SETTINGS)) {
     throw badRequest('User has disabled typing notifications for channel messages');
   }
   const stream = world.streams.get(streamId);

@@ -2,7 +2,6 @@
  * `DELETE /users/me/subscriptions` (reference section 4): unsubscribe yourself, your bots, or —
  * with permission — other users. All checks run before any subscription changes.
  */
-import { CHANNEL_FEATURES } from '../channel-features.js';
 import { checkChannelName } from '../channel-names.js';
 import { pythonStrip } from '../topic-names.js';
 import { badRequest, insufficientPermission } from '../errors.js';
@@ -14,6 +13,7 @@ import { hasGroupSetting } from '../queries/groups.js';
 import { type Principal, resolvePrincipals } from '../queries/principals.js';
 import type { World } from '../world.js';
 import { checkChannelCreation } from './channel-creation.js';
+import { addFlag } from './message-flags.js';
 import { removeSubscriptions } from './subscription-changes.js';
 
 export interface UnsubscribeInput {
@@ -29,18 +29,20 @@ export type UnsubscribeResult = {
 
 /**
  * After removals the real server marks each user's unread messages in those channels as read
- * (deferred `mark_stream_messages_as_read`). That belongs to the messages module: a no-op here.
+ * (the deferred `mark_stream_messages_as_read`, one `update_message_flags` event per user and
+ * channel where something changed).
  */
-export interface UnsubscribeHooks {
-  onSubscriptionsRemoved(world: World, removals: ReadonlyArray<readonly [User, Stream]>): void;
+function markRemovedChannelsRead(world: World, removals: ReadonlyArray<readonly [User, Stream]>): void {
+  for (const [user, stream] of removals) {
+    const inChannel = [...world.messages.values()].filter((m) => m.recipient.kind === 'stream' && m.recipient.streamId === stream.id);
+    addFlag(world, user, inChannel, 'read');
+  }
 }
-
-export const unsubscribeHooks: UnsubscribeHooks = { onSubscriptionsRemoved() {} };
 
 /** Targets other than yourself and (since level 145) your own bots need permission. */
 function controls(world: World, actor: User, target: User): boolean {
   if (target.id === actor.id) return true;
-  return world.has(CHANNEL_FEATURES.BOT_OWNER_UNSUBSCRIBE) && target.isBot && target.botOwnerId === actor.id;
+  return world.has(FEATURES.BOT_OWNER_UNSUBSCRIBE) && target.isBot && target.botOwnerId === actor.id;
 }
 
 function inGroup(world: World, actor: User, stream: Stream, setting: 'can_administer_channel_group' | 'can_remove_subscribers_group'): boolean {
@@ -76,9 +78,10 @@ function findChannel(world: World, name: string): Stream | undefined {
 /**
  * Unsubscribes the principals (or the actor) from the named channels. Checks, in order:
  * principals, channel names, permission to remove others, unknown names (creation rights for a
- * public channel first, then `Channel(s) (...) do not exist`).
+ * public channel first, then `Channel(s) (...) do not exist`). Then the removal events, and the
+ * removed channels' messages become read for each user.
  */
-export function unsubscribe(world: World, actor: User, input: UnsubscribeInput, hooks: UnsubscribeHooks = unsubscribeHooks): UnsubscribeResult {
+export function unsubscribe(world: World, actor: User, input: UnsubscribeInput): UnsubscribeResult {
   const names = input.names.map(pythonStrip);
   const users = input.principals.length > 0 ? resolvePrincipals(world, actor, input.principals) : [actor];
   const others = users.some((target) => !controls(world, actor, target));
@@ -97,6 +100,6 @@ export function unsubscribe(world: World, actor: User, input: UnsubscribeInput, 
     throw badRequest(`Channel(s) (${missing.join(', ')}) do not exist`);
   }
   const { removed, notRemoved } = removeSubscriptions(world, existing, users);
-  if (removed.length > 0) hooks.onSubscriptionsRemoved(world, removed);
+  markRemovedChannelsRead(world, removed);
   return { removed: removed.map(([, s]) => s.name), not_removed: notRemoved.map(([, s]) => s.name) };
 }

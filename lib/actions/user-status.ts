@@ -6,7 +6,7 @@ import { checkEmoji, emojiDataByName, normalizeReactionType } from '../emoji.js'
 import { badRequest } from '../errors.js';
 import type { UserStatus } from '../entities/personal.js';
 import { boolSetting, type User } from '../entities/user.js';
-import { AWAY_IS_PRESENCE_ENABLED } from '../queries/user-status.js';
+import { FEATURES } from '../features.js';
 import { userIdsWhoCanAccess } from '../queries/users-admin.js';
 import type { World } from '../world.js';
 import { applyPresenceEnabled } from './presence.js';
@@ -60,7 +60,7 @@ export function checkStatus(world: World, request: StatusRequest): CheckedStatus
  * the request set. `away` (self endpoint only) mirrors `presence_enabled` from level 148.
  */
 export function applyStatus(world: World, target: User, checked: CheckedStatus, away: boolean | undefined): void {
-  const legacyAway = !world.has(AWAY_IS_PRESENCE_ENABLED);
+  const legacyAway = !world.has(FEATURES.AWAY_IS_PRESENCE_ENABLED);
   if (away !== undefined && !legacyAway && boolSetting(target, 'presence_enabled') === away) {
     target.settings.set('presence_enabled', !away);
     world.events.send({ type: 'user_settings', op: 'update', property: 'presence_enabled', value: !away }, [target.id]);

@@ -5,15 +5,16 @@
 import { randomInt } from 'node:crypto';
 import { isValidEmail } from '../email.js';
 import { badRequest, mustBeOwner } from '../errors.js';
+import type { Stream } from '../entities/stream.js';
 import { isAdministrator, isOwner, ROLE, type SettingValue, type User } from '../entities/user.js';
-import { type Feature, FEATURES } from '../features.js';
-import { SUBSCRIPTION_COLORS } from '../fixture.js';
-import { canSeeSubscribers } from '../queries/channel-access.js';
+import { FEATURES } from '../features.js';
 import { accessUserById, toApiUser } from '../queries/users.js';
 import { canAdminUser, checkFullName, isLastHumanOwner, userIdsWhoCanAccess } from '../queries/users-admin.js';
 import { render } from '../render.js';
 import type { World } from '../world.js';
 import { syncRoleGroupsWithEvents } from './role-group-events.js';
+import { sendSubscriptionsAddedEvents, storeSubscriptions } from './subscription-changes.js';
+import { sendPeerEventsForUser } from './subscription-events.js';
 
 const KEY_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -31,31 +32,6 @@ export function accessUserForAdmin(world: World, actor: User, userId: number, op
   return target;
 }
 
-/** Announces that the user appeared in each of its non-archived channels (`peer_add` / `peer_remove`). */
-function sendPeerEvents(world: World, user: User, op: 'peer_add' | 'peer_remove'): void {
-  const byAudience = new Map<string, { recipients: number[]; streamIds: number[] }>();
-  for (const [streamId, subs] of world.subscriptions) {
-    const stream = world.streams.get(streamId);
-    if (!stream || stream.isArchived || !subs.get(user.id)?.active) continue;
-    const recipients: number[] = [];
-    for (const other of world.users.values()) {
-      if (other.id !== user.id && other.isActive && !other.isSystemBot && canSeeSubscribers(world, other, stream)) recipients.push(other.id);
-    }
-    const key = recipients.join(',');
-    const entry = byAudience.get(key) ?? { recipients, streamIds: [] };
-    entry.streamIds.push(streamId);
-    byAudience.set(key, entry);
-  }
-  for (const { recipients, streamIds } of byAudience.values()) {
-    world.events.send({ type: 'subscription', op, stream_ids: streamIds.sort((a, b) => a - b), user_ids: [user.id] }, recipients);
-  }
-}
-
-/** Level 36: creating users needs the `can_create_users` permission (before, any administrator could). */
-export const CREATE_USERS_PERMISSION: Feature = { level: 36, what: 'POST /users needs can_create_users' };
-/** Level 30: `POST /users` returns the new `user_id`. */
-export const CREATE_USER_RETURNS_ID: Feature = { level: 30, what: 'POST /users returns user_id' };
-
 export interface NewUser {
   readonly email: string;
   readonly password: string;
@@ -64,7 +40,7 @@ export interface NewUser {
 
 /** `POST /users`: checks in the real server's order, then creates a member with the realm's defaults. */
 export function createUser(world: World, input: NewUser): User {
-  if (world.has(CREATE_USERS_PERMISSION) && !world.realm.canCreateUsers) throw badRequest('User not authorized to create users');
+  if (world.has(FEATURES.CREATE_USERS_PERMISSION) && !world.realm.canCreateUsers) throw badRequest('User not authorized to create users');
   const fullName = checkFullName(input.fullName);
   if (!isValidEmail(input.email)) throw badRequest('Bad name or username');
   if (world.usersByEmail.has(input.email.toLowerCase())) throw badRequest(`Email '${input.email}' already in use`);
@@ -89,27 +65,16 @@ export function createUser(world: World, input: NewUser): User {
     isSystemBot: false,
   };
   world.addUser(user);
-  let colorIndex = 0;
-  for (const streamId of [...world.defaultStreamIds].sort((a, b) => a - b)) {
-    const stream = world.streams.get(streamId);
-    if (!stream || stream.isArchived) continue;
-    world.subscribersOf(streamId).set(id, {
-      userId: id,
-      streamId,
-      active: true,
-      color: SUBSCRIPTION_COLORS[colorIndex++ % SUBSCRIPTION_COLORS.length] as string,
-      pinToTop: false,
-      isMuted: false,
-      desktopNotifications: null,
-      emailNotifications: null,
-      pushNotifications: null,
-      audibleNotifications: null,
-      wildcardMentionsNotify: null,
-    });
-  }
+  // Subscribed before the announcement (who may access the user depends on shared channels),
+  // announced to the channels' peers after it, as `do_create_user` does.
+  const defaults = [...world.defaultStreamIds]
+    .sort((a, b) => a - b)
+    .map((streamId) => world.streams.get(streamId))
+    .filter((stream): stream is Stream => stream !== undefined && !stream.isArchived);
+  const subscribed = storeSubscriptions(world, defaults, [user], new Map());
   announceNewUser(world, user);
   syncRoleGroupsWithEvents(world, [user]);
-  sendPeerEvents(world, user, 'peer_add');
+  sendSubscriptionsAddedEvents(world, subscribed);
   return user;
 }
 
@@ -146,7 +111,7 @@ function doDeactivate(world: World, user: User): void {
     const bot = modern ? { user_id: user.id, is_active: false } : { user_id: user.id, full_name: user.fullName };
     world.events.send({ type: 'realm_bot', op: modern ? 'update' : 'remove', bot }, botAudience(world, user));
   }
-  sendPeerEvents(world, user, 'peer_remove');
+  sendPeerEventsForUser(world, user.id, 'peer_remove');
 }
 
 /**
@@ -201,7 +166,7 @@ export function reactivateUser(world: World, actor: User, userId: number): void 
   if (target.isBot && target.botOwnerId !== null) {
     world.events.send({ type: 'realm_bot', op: 'update', bot: { user_id: target.id, is_active: true } }, [target.botOwnerId]);
   }
-  sendPeerEvents(world, target, 'peer_add');
+  sendPeerEventsForUser(world, target.id, 'peer_add');
   const everyone = [...world.users.values()].filter((u) => u.isActive && !u.isSystemBot && u.id !== target.id).map((u) => u.id);
   for (const group of world.groups.values()) {
     if (group.members.has(target.id) && !group.deactivated) {

@@ -51,3 +51,24 @@ export interface Subscription {
   audibleNotifications: boolean | null;
   wildcardMentionsNotify: boolean | null;
 }
+
+/**
+ * A new active subscription with the defaults every way of subscribing uses: not pinned, not
+ * muted, and notification settings null, meaning "inherit the user's defaults"
+ * (test_subscriptions_add_notification_default_none).
+ */
+export function newSubscription(userId: number, streamId: number, color: string): Subscription {
+  return {
+    userId,
+    streamId,
+    active: true,
+    color,
+    pinToTop: false,
+    isMuted: false,
+    desktopNotifications: null,
+    emailNotifications: null,
+    pushNotifications: null,
+    audibleNotifications: null,
+    wildcardMentionsNotify: null,
+  };
+}

@@ -1,14 +1,8 @@
 /** Reading uploaded files and their API shape (section 4.20; behaviour reference §5). */
 import type { Attachment } from '../entities/realm-records.js';
 import type { User } from '../entities/user.js';
+import { FEATURES } from '../features.js';
 import type { World } from '../world.js';
-
-/**
- * Before FL 22 each message of an attachment carried its send time as `name` (and times were
- * floats); since then it is `date_sent`, in integer milliseconds. Local gate, to be merged into
- * lib/features.ts.
- */
-export const ATTACHMENT_DATE_SENT = { level: 22, what: 'attachment messages carry date_sent (was name)' } as const;
 
 export interface ApiAttachment {
   readonly id: number;
@@ -19,9 +13,13 @@ export interface ApiAttachment {
   readonly messages: ReadonlyArray<Readonly<Record<string, number>>>;
 }
 
-/** The API object of an attachment: messages that still exist and reference it, by ID. */
+/**
+ * The API object of an attachment: messages that still exist and reference it, by ID. Before
+ * FL 22 each message carried its send time as `name` (and times were floats); since then it is
+ * `date_sent`, in integer milliseconds.
+ */
 export function toApiAttachment(world: World, attachment: Attachment): ApiAttachment {
-  const timeKey = world.has(ATTACHMENT_DATE_SENT) ? 'date_sent' : 'name';
+  const timeKey = world.has(FEATURES.ATTACHMENT_DATE_SENT) ? 'date_sent' : 'name';
   const messages = [...attachment.messageIds]
     .sort((a, b) => a - b)
     .flatMap((id) => {
@@ -59,4 +57,19 @@ export function attachmentsState(world: World, user: User): ApiAttachment[] {
 export function attachmentByPathId(world: World, pathId: string): Attachment | undefined {
   for (const attachment of world.attachments.values()) if (attachment.pathId === pathId) return attachment;
   return undefined;
+}
+
+/** The attachments message `messageId` references now. */
+export function attachmentsOfMessage(world: World, messageId: number): Attachment[] {
+  return [...world.attachments.values()].filter((a) => a.messageIds.has(messageId));
+}
+
+/**
+ * `detached_uploads` of a content edit: of the attachments the message referenced before
+ * (`before`), the acting user's own uploads that no message references any more.
+ */
+export function detachedUploads(world: World, user: User, before: readonly Attachment[]): ApiAttachment[] {
+  return before
+    .filter((a) => a.ownerId === user.id && world.attachments.has(a.id) && a.messageIds.size === 0)
+    .map((a) => toApiAttachment(world, a));
 }

@@ -3,7 +3,6 @@
  * entries of register) and the numbers it carries: subscribers, weekly traffic, post policy.
  * Every field appears only from the feature level that introduced it.
  */
-import { CHANNEL_FEATURES } from '../channel-features.js';
 import type { SystemGroupName } from '../entities/group.js';
 import { CHANNEL_PERMISSION_SETTINGS, type ChannelPermissionSetting, type Stream } from '../entities/stream.js';
 import { type Feature, FEATURES } from '../features.js';
@@ -19,7 +18,7 @@ export const CHANNEL_SETTING_SINCE: ReadonlyMap<ChannelPermissionSetting, Featur
   ['can_move_messages_out_of_channel_group', FEATURES.CAN_MOVE_OUT_OF_CHANNEL_GROUP],
   ['can_move_messages_within_channel_group', FEATURES.CAN_MOVE_OUT_OF_CHANNEL_GROUP],
   ['can_remove_subscribers_group', FEATURES.CAN_REMOVE_SUBSCRIBERS_GROUP],
-  ['can_resolve_topics_group', CHANNEL_FEATURES.CAN_RESOLVE_TOPICS_GROUP],
+  ['can_resolve_topics_group', FEATURES.CAN_RESOLVE_TOPICS_GROUP],
   ['can_send_message_group', FEATURES.STREAM_POST_POLICY_REMOVED],
   ['can_subscribe_group', FEATURES.CAN_SUBSCRIBE_GROUP],
 ]);
@@ -80,7 +79,10 @@ function roundToTwoSignificantDigits(n: number): number {
 
 /**
  * `stream_weekly_traffic`: messages of the last 28 days scaled to a week; null while the channel
- * is younger than 7 days (the real server's `get_average_weekly_stream_traffic`).
+ * is younger than 7 days (the real server's `get_average_weekly_stream_traffic`). The real
+ * server counts from daily analytics rows (`messages_in_stream:is_bot:day`, UTC days, with
+ * `end_time` in the last 28 days) that exist only once a day is over, so today's messages do
+ * not count yet; as no event announces the value, counting them would leave clients stale.
  */
 export function weeklyTraffic(world: World, stream: Stream): number | null {
   const now = world.now();
@@ -88,9 +90,9 @@ export function weeklyTraffic(world: World, stream: Stream): number | null {
   if (ageDays < 7) return null;
   let recent = 0;
   for (const message of world.messages.values()) {
-    if (message.recipient.kind === 'stream' && message.recipient.streamId === stream.id && now - message.sentAt <= 28 * DAY_MS) {
-      recent++;
-    }
+    if (message.recipient.kind !== 'stream' || message.recipient.streamId !== stream.id) continue;
+    const dayEnd = Math.floor(message.sentAt / DAY_MS) * DAY_MS + DAY_MS;
+    if (dayEnd <= now && dayEnd > now - 28 * DAY_MS) recent++;
   }
   let average = ageDays >= 28 ? Math.floor(recent / 4) : Math.floor((recent * 7) / ageDays);
   if (average === 0 && recent > 0) average = 1;
@@ -105,11 +107,11 @@ export interface ChannelViewOptions {
 /** The channel object of events and register (`BasicChannel`), at the emulated level. */
 export function channelToApi(world: World, stream: Stream, options: ChannelViewOptions = {}): Record<string, unknown> {
   const out: Record<string, unknown> = { name: stream.name, stream_id: stream.id };
-  if (world.has(CHANNEL_FEATURES.IS_ARCHIVED)) out.is_archived = stream.isArchived;
-  if (world.has(CHANNEL_FEATURES.CREATOR_ID)) out.creator_id = stream.creatorId;
+  if (world.has(FEATURES.CHANNEL_IS_ARCHIVED)) out.is_archived = stream.isArchived;
+  if (world.has(FEATURES.CHANNEL_CREATOR_ID)) out.creator_id = stream.creatorId;
   out.description = stream.description;
   out.rendered_description = stream.renderedDescription;
-  if (world.has(CHANNEL_FEATURES.DATE_CREATED)) out.date_created = Math.floor(stream.dateCreated / 1000);
+  if (world.has(FEATURES.CHANNEL_DATE_CREATED)) out.date_created = Math.floor(stream.dateCreated / 1000);
   out.invite_only = stream.inviteOnly;
   out.is_web_public = stream.isWebPublic;
   const postPolicy = streamPostPolicy(world, stream);
@@ -118,25 +120,15 @@ export function channelToApi(world: World, stream: Stream, options: ChannelViewO
   out.first_message_id = stream.firstMessageId;
   if (world.has(FEATURES.CHANNEL_FOLDERS)) out.folder_id = stream.folderId;
   if (world.has(FEATURES.TOPICS_POLICY)) out.topics_policy = stream.topicsPolicy;
-  if (world.has(CHANNEL_FEATURES.IS_RECENTLY_ACTIVE)) out.is_recently_active = true;
-  if (world.has(CHANNEL_FEATURES.MESSAGE_RETENTION_DAYS)) out.message_retention_days = stream.messageRetentionDays;
+  if (world.has(FEATURES.CHANNEL_IS_RECENTLY_ACTIVE)) out.is_recently_active = true;
+  if (world.has(FEATURES.MESSAGE_RETENTION_DAYS)) out.message_retention_days = stream.messageRetentionDays;
   out.is_announcement_only = postPolicy === 2;
   out.stream_weekly_traffic = options.withoutTraffic ? null : weeklyTraffic(world, stream);
   for (const setting of CHANNEL_PERMISSION_SETTINGS) {
     const value = stream.settings.get(setting);
     if (value && channelSettingExists(world, setting)) out[channelSettingApiName(world, setting)] = groupSettingToApi(world, value);
   }
-  if (world.has(CHANNEL_FEATURES.SUBSCRIBER_COUNT)) out.subscriber_count = subscriberIds(world, stream.id).length;
+  if (world.has(FEATURES.CHANNEL_SUBSCRIBER_COUNT)) out.subscriber_count = subscriberIds(world, stream.id).length;
   return out;
 }
 
-/** Python's `sorted()` on names: by code point, not by UTF-16 unit. */
-export function compareNames(a: string, b: string): number {
-  const x = [...a];
-  const y = [...b];
-  for (let i = 0; i < Math.min(x.length, y.length); i++) {
-    const d = (x[i] as string).codePointAt(0)! - (y[i] as string).codePointAt(0)!;
-    if (d !== 0) return d;
-  }
-  return x.length - y.length;
-}

@@ -14,9 +14,6 @@ import type { World } from '../world.js';
 import { hasContentAccess } from './access.js';
 import { apiEmail, avatarUrl } from './users.js';
 
-/** Local gate: FL 365 split `last_moved_timestamp` out of `last_edit_timestamp`. */
-export const LAST_MOVED_TIMESTAMP = { level: 365, what: 'last_moved_timestamp; last_edit_timestamp counts content edits only' } as const;
-
 export const INVALID_MESSAGE = 'Invalid message(s)';
 
 /**
@@ -133,7 +130,7 @@ export function toApiMessage(world: World, message: Message, view: MessageView):
 
 function addEditFields(world: World, message: Message, view: MessageView, out: Record<string, unknown>): void {
   const lastAny = message.editHistory[0]?.timestamp;
-  if (world.has(LAST_MOVED_TIMESTAMP)) {
+  if (world.has(FEATURES.LAST_MOVED_TIMESTAMP)) {
     if (message.lastEditAt !== null) out.last_edit_timestamp = seconds(message.lastEditAt);
     if (message.lastMovedAt !== null) out.last_moved_timestamp = seconds(message.lastMovedAt);
   } else if (lastAny !== undefined) {

@@ -5,7 +5,7 @@
 import { badRequest } from '../errors.js';
 import type { Presence } from '../entities/personal.js';
 import type { User } from '../entities/user.js';
-import type { Feature } from '../features.js';
+import { FEATURES } from '../features.js';
 import type { World } from '../world.js';
 import { apiEmail } from './users.js';
 
@@ -21,9 +21,6 @@ export const LEGACY_ACTIVE_OFFSET_SECONDS = 70;
 export const USER_LIMIT_FOR_PRESENCE_EVENTS = 100;
 /** The default window of the realm-wide fetch. */
 export const DEFAULT_HISTORY_LIMIT_DAYS = 14;
-
-/** Level 43: the single-user presence path accepts a user ID (before, only an API email). */
-export const PRESENCE_BY_USER_ID: Feature = { level: 43, what: 'GET /users/{user_id}/presence accepts a user ID' };
 
 const toSeconds = (ms: number): number => Math.floor(ms / 1000);
 
@@ -111,7 +108,7 @@ export function presenceState(world: World, viewer: User, query: PresenceQuery):
  */
 export function singleUserPresence(world: World, segment: string): Record<string, unknown> {
   let target: User | undefined;
-  if (/^\d+$/.test(segment) && world.has(PRESENCE_BY_USER_ID)) {
+  if (/^\d+$/.test(segment) && world.has(FEATURES.PRESENCE_BY_USER_ID)) {
     target = world.users.get(Number(segment));
   } else {
     const lower = segment.toLowerCase();

@@ -2,7 +2,7 @@
 import { ApiError, badRequest } from '../errors.js';
 import type { GroupSetting, SystemGroupName } from '../entities/group.js';
 import type { RealmPermissionSetting } from '../entities/realm.js';
-import type { GroupSettingInput } from '../group-setting-input.js';
+import { checkAnonymousGroup, type GroupSettingInput } from '../group-setting-input.js';
 import type { World } from '../world.js';
 import { groupSettingToApi } from './groups.js';
 
@@ -86,20 +86,7 @@ export function resolveRealmGroupSetting(world: World, setting: string, input: G
     return { kind: 'group', groupId: value };
   }
   if (rules.requireSystemGroup) throw systemGroupRequired(setting);
-  const members = new Set<number>();
-  for (const id of value.direct_members) {
-    const user = world.users.get(id);
-    if (!user || !user.isActive || user.isSystemBot) throw badRequest(`Invalid user ID: ${id}`);
-    members.add(id);
-  }
-  const subgroups = new Set<number>();
-  for (const id of value.direct_subgroups) {
-    const group = world.groups.get(id);
-    if (!group) throw badRequest(`Invalid user group ID: ${id}`);
-    if (group.deactivated) throw badRequest('User group is deactivated.');
-    subgroups.add(id);
-  }
-  return { kind: 'anonymous', members, subgroups };
+  return { kind: 'anonymous', ...checkAnonymousGroup(world, value) };
 }
 
 /** Whether two values are the same setting as the API shows it (member and subgroup sets compared). */

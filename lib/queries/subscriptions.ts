@@ -3,13 +3,13 @@
  * subscription lists register returns.
  */
 import { createHash } from 'node:crypto';
-import { CHANNEL_FEATURES } from '../channel-features.js';
 import type { Stream, Subscription } from '../entities/stream.js';
 import { isAdministrator, isGuest, type User } from '../entities/user.js';
 import { FEATURES } from '../features.js';
+import { compareCodePoints } from '../topic-names.js';
 import type { World } from '../world.js';
 import { canSeeSubscribers, hasMetadataAccessViaGroups } from './channel-access.js';
-import { channelToApi, type ChannelViewOptions, compareNames, subscriberIds } from './channels.js';
+import { channelToApi, type ChannelViewOptions, subscriberIds } from './channels.js';
 
 /** The channel's email-gateway address that subscription objects carried before level 226 (approximated). */
 function channelEmailAddress(world: World, stream: Stream): string {
@@ -33,7 +33,7 @@ export function subscriptionToApi(world: World, stream: Stream, sub: Subscriptio
   out.email_notifications = sub.emailNotifications;
   out.push_notifications = sub.pushNotifications;
   out.wildcard_mentions_notify = sub.wildcardMentionsNotify;
-  if (!world.has(CHANNEL_FEATURES.SUBSCRIPTION_EMAIL_ADDRESS_REMOVED)) out.email_address = channelEmailAddress(world, stream);
+  if (!world.has(FEATURES.SUBSCRIPTION_EMAIL_ADDRESS_REMOVED)) out.email_address = channelEmailAddress(world, stream);
   return out;
 }
 
@@ -111,6 +111,6 @@ export function subscriptionsState(world: World, user: User, options: Subscripti
       neverSubscribed.push([stream.name, out]);
     }
   }
-  const sorted = (list: Array<[string, Record<string, unknown>]>) => list.sort((a, b) => compareNames(a[0], b[0])).map(([, out]) => out);
+  const sorted = (list: Array<[string, Record<string, unknown>]>) => list.sort((a, b) => compareCodePoints(a[0], b[0])).map(([, out]) => out);
   return { subscriptions: sorted(subscriptions), unsubscribed: sorted(unsubscribed), never_subscribed: sorted(neverSubscribed) };
 }

@@ -6,12 +6,6 @@ import { type Feature, FEATURES } from '../features.js';
 import type { World } from '../world.js';
 import { groupSettingToApi, recursiveSubgroups } from './groups.js';
 
-/** Gates missing from lib/features.ts (to be merged there). */
-export const USER_GROUP_FEATURES = {
-  IS_SYSTEM_GROUP: { level: 93, what: 'user groups carry is_system_group' },
-  CAN_MENTION_GROUP_ID: { level: 191, what: 'user groups: can_mention_group_id (renamed can_mention_group at 198)' },
-} as const satisfies Record<string, Feature>;
-
 /** The level each group setting appears at in group objects and as a creation parameter. */
 export const GROUP_SETTING_SINCE: ReadonlyMap<GroupPermissionSetting, Feature> = new Map<GroupPermissionSetting, Feature>([
   ['can_add_members_group', FEATURES.CAN_ADD_MEMBERS_GROUP],
@@ -48,12 +42,12 @@ export function toApiUserGroup(world: World, group: UserGroup): Record<string, u
   if (world.has(FEATURES.DIRECT_SUBGROUP_IDS)) out.direct_subgroup_ids = ascending(group.subgroups);
   // Levels 127-130 called the field `subgroups`.
   else if (world.has(FEATURES.SUBGROUP_ENDPOINTS)) out.subgroups = ascending(group.subgroups);
-  if (world.has(USER_GROUP_FEATURES.IS_SYSTEM_GROUP)) out.is_system_group = group.isSystemGroup;
+  if (world.has(FEATURES.IS_SYSTEM_GROUP)) out.is_system_group = group.isSystemGroup;
   for (const [setting, value] of group.settings) {
     if (hasGroupSettingField(world, setting)) out[setting] = groupSettingToApi(world, value);
   }
   const mention = group.settings.get('can_mention_group');
-  if (mention && !world.has(FEATURES.CAN_MENTION_GROUP_RENAMED) && world.has(USER_GROUP_FEATURES.CAN_MENTION_GROUP_ID)) {
+  if (mention && !world.has(FEATURES.CAN_MENTION_GROUP_RENAMED) && world.has(FEATURES.CAN_MENTION_GROUP_ID)) {
     out.can_mention_group_id = groupSettingToApi(world, mention);
   }
   if (world.has(FEATURES.GROUP_DEACTIVATION)) out.deactivated = group.deactivated;

@@ -1,6 +1,6 @@
 /** The organization's defaults for new users' personal settings (sections 2.7 and 4.3). */
 import type { SettingValue } from '../entities/user.js';
-import type { Feature } from '../features.js';
+import { type Feature, FEATURES } from '../features.js';
 import { EMOJISETS, NOTIFICATION_SOUNDS, type SettingDefinition, settingExistsAt, USER_SETTINGS } from '../user-settings.js';
 import type { World } from '../world.js';
 
@@ -32,8 +32,8 @@ export function defaultsAtLevel(world: World): SettingDefinition[] {
  * (level 383) and 4 "top unread topic in channel" (level 401), per the OpenAPI change notes.
  */
 export const CHANNEL_DEFAULT_VIEW_VALUE_SINCE: ReadonlyMap<number, Feature> = new Map([
-  [3, { level: 383, what: "web_channel_default_view value 3 (list of topics)" }],
-  [4, { level: 401, what: "web_channel_default_view value 4 (top unread topic)" }],
+  [3, FEATURES.WEB_CHANNEL_DEFAULT_VIEW_TOPICS],
+  [4, FEATURES.WEB_CHANNEL_DEFAULT_VIEW_TOP_UNREAD],
 ]);
 
 /** The values a setting accepts at the emulated level (undefined: any value of its kind). */

@@ -1,12 +1,9 @@
 /** User statuses as the API shows them (section 2.11; the real server's `zerver/lib/user_status.py`). */
 import type { UserStatus } from '../entities/personal.js';
 import { boolSetting, type User } from '../entities/user.js';
-import type { Feature } from '../features.js';
+import { FEATURES } from '../features.js';
 import type { World } from '../world.js';
 import { canAccessUser } from './access.js';
-
-/** From level 148 `away` mirrors `!presence_enabled` instead of being part of the status. */
-export const AWAY_IS_PRESENCE_ENABLED: Feature = { level: 148, what: 'user status away mirrors presence_enabled' };
 
 export interface ApiUserStatus {
   away?: boolean;
@@ -16,8 +13,9 @@ export interface ApiUserStatus {
   reaction_type?: string;
 }
 
+/** From level 148 `away` mirrors `!presence_enabled` instead of being part of the status. */
 function isAway(world: World, user: User, status: UserStatus): boolean {
-  return world.has(AWAY_IS_PRESENCE_ENABLED) ? !boolSetting(user, 'presence_enabled') : status.away === true;
+  return world.has(FEATURES.AWAY_IS_PRESENCE_ENABLED) ? !boolSetting(user, 'presence_enabled') : status.away === true;
 }
 
 /** Keys only when meaningful: `away` if true, the text if non-empty, the emoji if named. */

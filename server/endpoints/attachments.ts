@@ -6,15 +6,12 @@
  */
 import { deleteAttachment, sweepUnusedAttachments, uploadAttachment } from '../../lib/actions/attachments.js';
 import { badRequest } from '../../lib/errors.js';
+import { FEATURES } from '../../lib/features.js';
 import { attachmentsState, uploadSpaceUsed } from '../../lib/queries/attachments.js';
 import { cleanUploadName, storedFileName } from '../../lib/upload-names.js';
 import type { World } from '../../lib/world.js';
 import { authed, type RouteDef } from '../endpoint.js';
 import type { UploadedFile } from '../form.js';
-
-/** Local gates, to be merged into lib/features.ts. */
-export const UPLOAD_URL_FIELD = { level: 272, what: 'upload response: url (uri deprecated)' } as const;
-export const UPLOAD_FILENAME_FIELD = { level: 285, what: 'upload response: filename' } as const;
 
 /**
  * The uploaded files as the real server's multipart layer sees them: parts without a usable
@@ -46,8 +43,8 @@ const upload = authed({
     const result = uploadAttachment(world, user, { name: storedFileName(name), contentType: file.contentType, bytes: file.bytes });
     return {
       uri: result.url,
-      ...(world.has(UPLOAD_URL_FIELD) ? { url: result.url } : {}),
-      ...(world.has(UPLOAD_FILENAME_FIELD) ? { filename: result.filename } : {}),
+      ...(world.has(FEATURES.UPLOAD_URL_FIELD) ? { url: result.url } : {}),
+      ...(world.has(FEATURES.UPLOAD_FILENAME_FIELD) ? { filename: result.filename } : {}),
     };
   },
 });

@@ -1,14 +1,11 @@
 /** Drafts: `GET/POST /drafts`, `PATCH/DELETE /drafts/{draft_id}` (sections 2.2, 4.8). */
 import { createDrafts, deleteDraft, editDraft, requireDraftsSynchronization } from '../../lib/actions/drafts.js';
 import { draftInput } from '../../lib/actions/draft-input.js';
-import type { Feature } from '../../lib/features.js';
+import { FEATURES } from '../../lib/features.js';
 import { listDrafts } from '../../lib/queries/drafts.js';
 import { list } from '../../lib/schema.js';
 import { authed, type AuthedContext, type RouteDef } from '../endpoint.js';
 import { json } from '../params.js';
-
-/** The drafts endpoints and `enable_drafts_synchronization` appeared at level 87 (Zulip 5.0). */
-const DRAFTS_ENDPOINTS: Feature = { level: 87, what: 'drafts endpoints' };
 
 /** The sync-disabled refusal comes before any parameter is read (`test_require_enable_drafts_synchronization`). */
 const gate = ({ user }: AuthedContext): void => requireDraftsSynchronization(user);
@@ -16,7 +13,7 @@ const gate = ({ user }: AuthedContext): void => requireDraftsSynchronization(use
 const draftId = (path: ReadonlyMap<string, string>): number => Number(path.get('draft_id'));
 
 const getDrafts = authed({
-  since: DRAFTS_ENDPOINTS,
+  since: FEATURES.DRAFTS,
   gate,
   params: {},
   run({ world, user }) {
@@ -26,7 +23,7 @@ const getDrafts = authed({
 });
 
 const postDrafts = authed({
-  since: DRAFTS_ENDPOINTS,
+  since: FEATURES.DRAFTS,
   gate,
   params: { drafts: json(list(draftInput)).required() },
   run({ world, user }, args) {
@@ -35,7 +32,7 @@ const postDrafts = authed({
 });
 
 const patchDraft = authed({
-  since: DRAFTS_ENDPOINTS,
+  since: FEATURES.DRAFTS,
   gate,
   params: { draft: json(draftInput).required() },
   run({ world, user, path }, args) {
@@ -45,7 +42,7 @@ const patchDraft = authed({
 });
 
 const removeDraft = authed({
-  since: DRAFTS_ENDPOINTS,
+  since: FEATURES.DRAFTS,
   gate,
   params: {},
   run({ world, user, path }) {

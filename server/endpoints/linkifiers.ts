@@ -4,7 +4,7 @@
  * for administrators only; that gate runs before any parameter is read (behaviour reference §0.2).
  */
 import { addLinkifier, type LinkifierInput, removeLinkifier, reorderLinkifiers, updateLinkifier } from '../../lib/actions/linkifiers.js';
-import { missingArgument, mustBeAdministrator } from '../../lib/errors.js';
+import { mustBeAdministrator } from '../../lib/errors.js';
 import { isAdministrator } from '../../lib/entities/user.js';
 import { FEATURES } from '../../lib/features.js';
 import { linkifiersState } from '../../lib/queries/linkifiers.js';
@@ -18,24 +18,20 @@ const adminOnly = ({ user }: AuthedContext): void => {
 
 /**
  * `pattern` and the target are both required. Since FL 176 the target is `url_template`;
- * before, it was `url_format_string` (a `%(name)s` format string). A parameter cannot be
- * declared as existing only below a level, so the legacy one is read by hand: at FL 415 it is
- * then correctly reported in `ignored_parameters_unsupported`, at FL 167-175 it is wrongly
- * listed there too.
+ * before, it was `url_format_string` (a `%(name)s` format string). Each exists only on its side
+ * of that level, so the other one is reported in `ignored_parameters_unsupported`.
  */
 const linkifierParams = {
   pattern: str({ strip: true }).required(),
-  url_template: str({ strip: true }).availableFrom(FEATURES.LINKIFIER_URL_TEMPLATE),
+  url_template: str({ strip: true }).required().availableFrom(FEATURES.LINKIFIER_URL_TEMPLATE),
+  url_format_string: str({ strip: true }).required().availableBefore(FEATURES.LINKIFIER_URL_TEMPLATE),
 };
 
-function linkifierInput({ world, params }: AuthedContext, args: { pattern: string; url_template?: string | undefined }): LinkifierInput {
-  if (world.has(FEATURES.LINKIFIER_URL_TEMPLATE)) {
-    if (args.url_template === undefined) throw missingArgument('url_template');
-    return { pattern: args.pattern, target: args.url_template };
-  }
-  const legacy = params.body.get('url_format_string') ?? params.query.get('url_format_string');
-  if (legacy === undefined) throw missingArgument('url_format_string');
-  return { pattern: args.pattern, target: legacy.trim() };
+function linkifierInput(args: { pattern: string; url_template: string | undefined; url_format_string: string | undefined }): LinkifierInput {
+  // Exactly one of the two exists at any level, and it is required there.
+  const target = args.url_template ?? args.url_format_string;
+  if (target === undefined) throw new Error('a linkifier target parameter exists at every level');
+  return { pattern: args.pattern, target };
 }
 
 const getLinkifiers = authed({
@@ -48,7 +44,7 @@ const getLinkifiers = authed({
 const createLinkifier = authed({
   gate: adminOnly,
   params: linkifierParams,
-  run: (ctx, args) => ({ id: addLinkifier(ctx.world, linkifierInput(ctx, args)) }),
+  run: (ctx, args) => ({ id: addLinkifier(ctx.world, linkifierInput(args)) }),
 });
 
 const editLinkifier = authed({
@@ -56,7 +52,7 @@ const editLinkifier = authed({
   gate: adminOnly,
   params: linkifierParams,
   run(ctx, args) {
-    updateLinkifier(ctx.world, Number(ctx.path.get('filter_id')), linkifierInput(ctx, args));
+    updateLinkifier(ctx.world, Number(ctx.path.get('filter_id')), linkifierInput(args));
     return {};
   },
 });

@@ -15,9 +15,6 @@ import { open } from '../endpoint.js';
 import { json } from '../params.js';
 import type { ApiRequest } from '../request.js';
 
-/** Local gate: FL 120 added `message` (and `apply_markdown`); before it only `raw_content`. */
-const MESSAGE_OBJECT = { level: 120, what: 'GET /messages/{id} returns the message object' } as const;
-
 /** The user authenticated by the gate, per request (spectators have none). */
 const viewers = new WeakMap<ApiRequest, User>();
 
@@ -34,14 +31,15 @@ export const getMessage = open({
     if (header !== undefined) viewers.set(request, authenticate(world, header));
   },
   params: {
-    apply_markdown: json(bool).default(true).availableFrom(MESSAGE_OBJECT),
+    apply_markdown: json(bool).default(true).availableFrom(FEATURES.GET_MESSAGE_OBJECT, { otherwise: true }),
     allow_empty_topic_name: json(bool).default(false).availableFrom(FEATURES.EMPTY_TOPIC),
   },
   run({ world, request, path }, args) {
     const viewer = viewers.get(request) ?? null;
     const id = Number(path.get('message_id'));
     const message = viewer ? accessMessage(world, viewer, id, { modifying: false }) : spectatorMessage(world, id);
-    if (!world.has(MESSAGE_OBJECT)) return { raw_content: message.content };
+    // Before level 120 the answer was `raw_content` only.
+    if (!world.has(FEATURES.GET_MESSAGE_OBJECT)) return { raw_content: message.content };
     const body = toApiMessage(world, message, {
       applyMarkdown: args.apply_markdown,
       allowEmptyTopicName: allowEmptyTopic(world, args.allow_empty_topic_name),

@@ -2,7 +2,7 @@
  * Messages: send, fetch, edit (reference §2), edit history (spec 4.10), report (spec 4.14) and
  * the deprecated mark-topic-as-read (spec 4.11).
  */
-import { editMessage, PREV_CONTENT_SHA256 } from '../../lib/actions/message-edit.js';
+import { editMessage } from '../../lib/actions/message-edit.js';
 import { markTopicAsRead } from '../../lib/actions/message-flags.js';
 import { sendMessage } from '../../lib/actions/message-send.js';
 import { clientName } from '../../lib/actions/messages.js';
@@ -16,11 +16,6 @@ import { authed, type RouteDef } from '../endpoint.js';
 import { choiceStr, json, literalStr, str } from '../params.js';
 import { getMessage } from './message-get.js';
 
-/** Local gates (not in lib/features.ts). */
-const READ_BY_SENDER = { level: 236, what: 'send message: read_by_sender' } as const;
-const DETACHED_UPLOADS = { level: 285, what: 'update message returns detached_uploads' } as const;
-const OLD_THREAD_NOTICE_OFF_BY_DEFAULT = { level: 152, what: 'send_notification_to_old_thread defaults to false' } as const;
-
 const messageId = (path: ReadonlyMap<string, string>): number => Number(path.get('message_id'));
 
 const send = authed({
@@ -31,7 +26,7 @@ const send = authed({
     content: str().required(),
     local_id: str(),
     queue_id: str(),
-    read_by_sender: json(bool).availableFrom(READ_BY_SENDER),
+    read_by_sender: json(bool).availableFrom(FEATURES.READ_BY_SENDER),
   },
   run({ world, user, params, request }, args) {
     const id = sendMessage(world, user, {
@@ -54,20 +49,20 @@ const edit = authed({
     send_notification_to_old_thread: json(bool),
     send_notification_to_new_thread: json(bool).default(true),
     content: str(),
-    prev_content_sha256: str().availableFrom(PREV_CONTENT_SHA256),
+    prev_content_sha256: str().availableFrom(FEATURES.PREV_CONTENT_SHA256),
   },
   run({ app, world, user, path, request }, args) {
-    editMessage(world, user, messageId(path), {
+    const detached = editMessage(world, user, messageId(path), {
       streamId: args.stream_id,
       topic: args.topic,
       propagateMode: args.propagate_mode,
-      notifyOldThread: args.send_notification_to_old_thread ?? !world.has(OLD_THREAD_NOTICE_OFF_BY_DEFAULT),
+      notifyOldThread: args.send_notification_to_old_thread ?? !world.has(FEATURES.OLD_THREAD_NOTICE_OFF_BY_DEFAULT),
       notifyNewThread: args.send_notification_to_new_thread,
       content: args.content,
       prevContentSha256: args.prev_content_sha256,
       realmUrl: app.realmUrl(request),
     });
-    return world.has(DETACHED_UPLOADS) ? { detached_uploads: [] } : {};
+    return world.has(FEATURES.DETACHED_UPLOADS) ? { detached_uploads: detached } : {};
   },
 });
 

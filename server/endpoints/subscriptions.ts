@@ -5,7 +5,6 @@
  */
 import { subscribe } from '../../lib/actions/subscriptions.js';
 import { unsubscribe } from '../../lib/actions/unsubscribe.js';
-import { CHANNEL_FEATURES } from '../../lib/channel-features.js';
 import { MAX_CHANNEL_DESCRIPTION_LENGTH } from '../../lib/channel-names.js';
 import { badRequest, notForGuests } from '../../lib/errors.js';
 import { CHANNEL_PERMISSION_SETTINGS, type ChannelPermissionSetting, TOPICS_POLICIES, type TopicsPolicy } from '../../lib/entities/stream.js';
@@ -49,12 +48,13 @@ const groupSetting = (since: Feature) => json(groupSettingValue).availableFrom(s
 const subscribeParams = {
   subscriptions: json(list(subscriptionItem)).required(),
   invite_only: json(bool).default(false),
-  is_web_public: json(bool).default(false).availableFrom(FEATURES.SUBSCRIBE_WEB_PUBLIC),
-  is_default_stream: json(bool).default(false).availableFrom(FEATURES.SUBSCRIBE_DEFAULT_STREAM),
-  is_announcement_only: json(bool).availableUntil(FEATURES.STREAM_POST_POLICY_REMOVED),
-  stream_post_policy: json(literal(1, 2, 3, 4)).availableUntil(FEATURES.STREAM_POST_POLICY_REMOVED),
+  is_web_public: json(bool).default(false).availableFrom(FEATURES.SUBSCRIBE_WEB_PUBLIC, { otherwise: false }),
+  is_default_stream: json(bool).default(false).availableFrom(FEATURES.SUBSCRIBE_DEFAULT_STREAM, { otherwise: false }),
+  is_announcement_only: json(bool).availableBefore(FEATURES.STREAM_POST_POLICY_REMOVED),
+  stream_post_policy: json(literal(1, 2, 3, 4)).availableBefore(FEATURES.STREAM_POST_POLICY_REMOVED),
   history_public_to_subscribers: json(bool),
-  message_retention_days: json(union(str, int)).default('realm_default').availableFrom(CHANNEL_FEATURES.MESSAGE_RETENTION_DAYS),
+  // Absent below level 17, where channels always used the realm's retention.
+  message_retention_days: json(union(str, int)).default('realm_default').availableFrom(FEATURES.MESSAGE_RETENTION_DAYS, { otherwise: 'realm_default' }),
   topics_policy: json(topicsPolicy).availableFrom(FEATURES.TOPICS_POLICY),
   can_add_subscribers_group: groupSetting(FEATURES.CAN_ADD_SUBSCRIBERS_GROUP),
   can_administer_channel_group: groupSetting(FEATURES.CAN_ADMINISTER_CHANNEL_GROUP),
@@ -65,15 +65,16 @@ const subscribeParams = {
   can_send_message_group: groupSetting(FEATURES.STREAM_POST_POLICY_REMOVED),
   can_remove_subscribers_group_id: json(int)
     .availableFrom(FEATURES.CAN_REMOVE_SUBSCRIBERS_GROUP)
-    .availableUntil(FEATURES.CAN_REMOVE_SUBSCRIBERS_GROUP_RENAMED),
+    .availableBefore(FEATURES.CAN_REMOVE_SUBSCRIBERS_GROUP_RENAMED),
   can_remove_subscribers_group: groupSetting(FEATURES.CAN_REMOVE_SUBSCRIBERS_GROUP_RENAMED),
-  can_resolve_topics_group: json(groupSettingValue).availableFrom(CHANNEL_FEATURES.CAN_RESOLVE_TOPICS_GROUP),
+  can_resolve_topics_group: json(groupSettingValue).availableFrom(FEATURES.CAN_RESOLVE_TOPICS_GROUP),
   can_subscribe_group: groupSetting(FEATURES.CAN_SUBSCRIBE_GROUP),
   announce: json(bool).default(false),
   principals: json(principals),
   authorization_errors_fatal: json(bool).default(true),
   folder_id: json(int).availableFrom(FEATURES.CHANNEL_FOLDERS),
-  send_new_subscription_messages: json(bool).default(true).availableFrom(FEATURES.NEW_SUBSCRIPTION_MESSAGES),
+  // Before level 397 the DMs were always sent.
+  send_new_subscription_messages: json(bool).default(true).availableFrom(FEATURES.NEW_SUBSCRIPTION_MESSAGES, { otherwise: true }),
 };
 
 type SubscribeArgs = { [K in keyof typeof subscribeParams]: unknown };
@@ -112,12 +113,10 @@ const subscribeEndpoint = authed({
     return subscribe(world, user, {
       subscriptions: args.subscriptions,
       inviteOnly: args.invite_only,
-      // Parameters absent at the emulated level keep their defaults.
-      isWebPublic: args.is_web_public ?? false,
-      isDefaultStream: args.is_default_stream ?? false,
+      isWebPublic: args.is_web_public,
+      isDefaultStream: args.is_default_stream,
       historyPublicToSubscribers: args.history_public_to_subscribers ?? null,
-      // Absent below level 17, where channels always used the realm's retention.
-      messageRetentionDays: args.message_retention_days ?? 'realm_default',
+      messageRetentionDays: args.message_retention_days,
       topicsPolicy: args.topics_policy as TopicsPolicy | undefined,
       groupSettings: groupSettingsOf(args),
       legacyPostPolicy,
@@ -125,7 +124,7 @@ const subscribeEndpoint = authed({
       principals: args.principals ?? [],
       authorizationErrorsFatal: args.authorization_errors_fatal,
       folderId: args.folder_id,
-      sendNewSubscriptionMessages: args.send_new_subscription_messages ?? true,
+      sendNewSubscriptionMessages: args.send_new_subscription_messages,
     });
   },
 });

@@ -2,7 +2,7 @@
  * User status (section 4.7): `POST /users/me/status`, `GET /users/{user_id}/status` (level 262)
  * and the administrators' `POST /users/{user_id}/status` (level 407).
  */
-import { applyStatus, checkStatus } from '../../lib/actions/user-status.js';
+import { applyStatus, checkStatus, type StatusRequest } from '../../lib/actions/user-status.js';
 import { accessUserForAdmin } from '../../lib/actions/users-admin.js';
 import { notForBots } from '../../lib/errors.js';
 import { FEATURES } from '../../lib/features.js';
@@ -14,6 +14,21 @@ import { json, str } from '../params.js';
 
 /** `status_text` is stripped before its 60-character limit is checked. */
 const statusText = () => str({ strip: true, maxLength: 60 });
+
+interface StatusArgs {
+  readonly status_text: string | undefined;
+  readonly emoji_name: string | undefined;
+  readonly emoji_code: string | undefined;
+  readonly reaction_type: string | undefined;
+}
+
+/** The status fields a request sent (both status endpoints), as the action takes them. */
+const sentStatus = (args: StatusArgs): StatusRequest => ({
+  ...(args.status_text === undefined ? {} : { statusText: args.status_text }),
+  ...(args.emoji_name === undefined ? {} : { emojiName: args.emoji_name }),
+  ...(args.emoji_code === undefined ? {} : { emojiCode: args.emoji_code }),
+  ...(args.reaction_type === undefined ? {} : { reactionType: args.reaction_type }),
+});
 
 /** The own-status endpoint: humans only; parameters in the real server's (alphabetical) order. */
 const updateOwnStatus = authed({
@@ -28,13 +43,7 @@ const updateOwnStatus = authed({
     status_text: statusText(),
   },
   run({ world, user }, args) {
-    const checked = checkStatus(world, {
-      ...(args.away === undefined ? {} : { away: args.away }),
-      ...(args.status_text === undefined ? {} : { statusText: args.status_text }),
-      ...(args.emoji_name === undefined ? {} : { emojiName: args.emoji_name }),
-      ...(args.emoji_code === undefined ? {} : { emojiCode: args.emoji_code }),
-      ...(args.reaction_type === undefined ? {} : { reactionType: args.reaction_type }),
-    });
+    const checked = checkStatus(world, { ...(args.away === undefined ? {} : { away: args.away }), ...sentStatus(args) });
     applyStatus(world, user, checked, args.away);
     return {};
   },
@@ -51,12 +60,7 @@ const updateUserStatus = authed({
   },
   run({ world, user, path }, args) {
     const target = accessUserForAdmin(world, user, Number(path.get('user_id')), { allowDeactivated: false, allowBots: false });
-    const checked = checkStatus(world, {
-      ...(args.status_text === undefined ? {} : { statusText: args.status_text }),
-      ...(args.emoji_name === undefined ? {} : { emojiName: args.emoji_name }),
-      ...(args.emoji_code === undefined ? {} : { emojiCode: args.emoji_code }),
-      ...(args.reaction_type === undefined ? {} : { reactionType: args.reaction_type }),
-    });
+    const checked = checkStatus(world, sentStatus(args));
     applyStatus(world, target, checked, undefined);
     return {};
   },

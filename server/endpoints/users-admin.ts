@@ -3,7 +3,7 @@
  * `DELETE /users/{user_id}` and `POST /users/{user_id}/reactivate`.
  */
 import { type ProfileDataEntry, updateUser } from '../../lib/actions/user-profile-update.js';
-import { CREATE_USER_RETURNS_ID, createUser, deactivateUser, reactivateUser } from '../../lib/actions/users-admin.js';
+import { createUser, deactivateUser, reactivateUser } from '../../lib/actions/users-admin.js';
 import { mustBeAdministrator } from '../../lib/errors.js';
 import { isAdministrator, type Role, ROLES } from '../../lib/entities/user.js';
 import { FEATURES } from '../../lib/features.js';
@@ -21,7 +21,7 @@ const createUserEndpoint = authed({
   params: { email: str().required(), password: str().required(), full_name: str().required() },
   run({ world }, args) {
     const created = createUser(world, { email: args.email, password: args.password, fullName: args.full_name });
-    return world.has(CREATE_USER_RETURNS_ID) ? { user_id: created.id } : {};
+    return world.has(FEATURES.CREATE_USER_RETURNS_ID) ? { user_id: created.id } : {};
   },
 });
 

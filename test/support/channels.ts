@@ -1,5 +1,6 @@
 /** Helpers shared by the subscription and typing tests. */
 import type { ChatEvent } from '../../lib/events/hub.js';
+import { newSubscription } from '../../lib/entities/stream.js';
 import type { User } from '../../lib/entities/user.js';
 import type { TestServer } from './harness.js';
 
@@ -59,19 +60,7 @@ export function addSubscribedMembers(s: TestServer, streamId: number, count: num
       settings: new Map(template.settings),
       profileData: new Map(),
     });
-    s.world.subscribersOf(streamId).set(id, {
-      userId: id,
-      streamId,
-      active: true,
-      color: '#76ce90',
-      pinToTop: false,
-      isMuted: false,
-      desktopNotifications: null,
-      emailNotifications: null,
-      pushNotifications: null,
-      audibleNotifications: null,
-      wildcardMentionsNotify: null,
-    });
+    s.world.subscribersOf(streamId).set(id, newSubscription(id, streamId, '#76ce90'));
     ids.push(id);
   }
   return ids;
