@@ -8,7 +8,7 @@ import { FEATURES } from '../lib/features.js';
 import { RateLimiter, type RateLimitRule } from '../lib/rate-limit.js';
 import type { World } from '../lib/world.js';
 import { authenticate } from './auth.js';
-import { type AuthedContext, type BaseContext, RawReply } from './endpoint.js';
+import { type AuthedContext, type BaseContext, type Endpoint, type Outcome, RawReply } from './endpoint.js';
 import { readParams, type RequestParams, sentNames } from './form.js';
 import { readDeclared } from './params.js';
 import type { ApiRequest, ApiResponse } from './request.js';
@@ -84,30 +84,49 @@ export class ChatApp {
     return host ? `http://${host}` : 'http://localhost:9991';
   }
 
-  async handle(request: ApiRequest): Promise<ApiResponse> {
+  /**
+   * Answers one request. The pipeline stays synchronous until something really is asynchronous
+   * (a multipart body, a long poll), which keeps the common path free of promise hops.
+   */
+  handle(request: ApiRequest): Promise<ApiResponse> {
+    this.scheduler.tick();
+    let outcome: ApiResponse | Promise<ApiResponse>;
     try {
-      this.scheduler.tick();
-      const response = await this.dispatch(request);
-      return request.method === 'HEAD' ? { ...response, body: '' } : response;
+      outcome = this.dispatch(request);
     } catch (error) {
-      if (error instanceof ApiError) return errorResponse(error);
-      this.logger(`internal error on ${request.method} ${request.path}`, error);
-      return internalError();
-    } finally {
-      // Re-arm for whatever the request scheduled.
-      this.scheduler.tick();
+      outcome = this.failure(request, error);
     }
+    if (outcome instanceof Promise) {
+      return outcome.then(
+        (response) => this.finish(request, response),
+        (error: unknown) => this.finish(request, this.failure(request, error)),
+      );
+    }
+    return Promise.resolve(this.finish(request, outcome));
   }
 
-  private async dispatch(request: ApiRequest): Promise<ApiResponse> {
-    let method = request.method;
-    let params: RequestParams | undefined;
-    // A form POST may name another method in its `method` field (the real server's override).
-    if (method === 'POST') {
-      params = await readParams(request);
-      const override = params.body.get('method');
-      if (override !== undefined) method = override.toUpperCase();
-    }
+  private finish(request: ApiRequest, response: ApiResponse): ApiResponse {
+    // Re-arm for whatever the request scheduled.
+    this.scheduler.tick();
+    return request.method === 'HEAD' ? { ...response, body: '' } : response;
+  }
+
+  private failure(request: ApiRequest, error: unknown): ApiResponse {
+    if (error instanceof ApiError) return errorResponse(error);
+    this.logger(`internal error on ${request.method} ${request.path}`, error);
+    return internalError();
+  }
+
+  private dispatch(request: ApiRequest): ApiResponse | Promise<ApiResponse> {
+    // A form POST may name another method in its `method` field (the real server's override),
+    // so a POST body is read before routing; other bodies only after authentication.
+    if (request.method !== 'POST') return this.route(request, undefined);
+    const posted = readParams(request);
+    return posted instanceof Promise ? posted.then((params) => this.route(request, params)) : this.route(request, posted);
+  }
+
+  private route(request: ApiRequest, posted: RequestParams | undefined): ApiResponse | Promise<ApiResponse> {
+    const method = posted?.body.get('method')?.toUpperCase() ?? request.method;
     const match = this.router.match(this.world, method, request.path);
     if (match.kind === 'not-found') return notFound();
     if (match.kind === 'options') return emptyResponse(204, { Allow: [...match.allowed].sort().join(', ') });
@@ -115,21 +134,25 @@ export class ChatApp {
       return match.def.emptyMethodNotAllowed ? emptyResponse(405, { Allow: match.allowed.join(', ') }) : methodNotAllowed(match.allowed);
     }
     const { endpoint } = match;
-    const base: BaseContext = { app: this, world: this.world, request, params: params ?? EMPTY_PARAMS, path: match.path };
-    let context: BaseContext | AuthedContext = base;
-    if (endpoint.auth === 'user') {
-      const user = authenticate(this.world, request.headers.get('authorization'));
-      context = { ...base, user };
-    }
-    params ??= await readParams(request);
-    context = { ...context, params };
+    const base: BaseContext = { app: this, world: this.world, request, params: posted ?? EMPTY_PARAMS, path: match.path };
+    const context: BaseContext | AuthedContext =
+      endpoint.auth === 'user' ? { ...base, user: authenticate(this.world, request.headers.get('authorization')) } : base;
+    const params = posted ?? readParams(request);
+    return params instanceof Promise ? params.then((read) => this.invoke(endpoint, context, read)) : this.invoke(endpoint, context, params);
+  }
+
+  private invoke(endpoint: Endpoint, base: BaseContext, params: RequestParams): ApiResponse | Promise<ApiResponse> {
+    const context = { ...base, params };
     (endpoint.gate as ((ctx: BaseContext) => void) | undefined)?.(context);
     const { values, consumed } = readDeclared(this.world, endpoint.params, params);
-    const outcome = await (endpoint.run as (ctx: BaseContext, args: unknown) => unknown)(context, values);
-    if (outcome instanceof RawReply) return outcome.response;
-    const reports = endpoint.reportsIgnored !== false && this.world.has(FEATURES.IGNORED_PARAMETERS_EVERYWHERE);
-    const ignored = reports ? [...sentNames(params)].filter((name) => name !== 'client' && !consumed.has(name)).sort(byCodePoint) : [];
-    return success(outcome as Record<string, unknown>, ignored);
+    const outcome = (endpoint.run as (ctx: BaseContext, args: unknown) => Outcome | Promise<Outcome>)(context, values);
+    const envelope = (result: Outcome): ApiResponse => {
+      if (result instanceof RawReply) return result.response;
+      const reports = endpoint.reportsIgnored !== false && this.world.has(FEATURES.IGNORED_PARAMETERS_EVERYWHERE);
+      const ignored = reports ? [...sentNames(params)].filter((name) => name !== 'client' && !consumed.has(name)).sort(byCodePoint) : [];
+      return success(result, ignored);
+    };
+    return outcome instanceof Promise ? outcome.then(envelope) : envelope(outcome);
   }
 }
 

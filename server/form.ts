@@ -50,7 +50,8 @@ async function parseMultipart(request: ApiRequest): Promise<{ fields: Map<string
   return { fields, files };
 }
 
-export async function readParams(request: ApiRequest): Promise<RequestParams> {
+/** Synchronous except for multipart bodies, which the platform's parser reads asynchronously. */
+export function readParams(request: ApiRequest): RequestParams | Promise<RequestParams> {
   const query = new Map<string, string>();
   for (const [key, value] of request.query) query.set(key, value);
   const type = mediaType(request);
@@ -63,8 +64,7 @@ export async function readParams(request: ApiRequest): Promise<RequestParams> {
     return { body, query, files: [] };
   }
   if (type === 'multipart/form-data') {
-    const { fields, files } = await parseMultipart(request);
-    return { body: fields, query, files };
+    return parseMultipart(request).then(({ fields, files }) => ({ body: fields, query, files }));
   }
   return { body: new Map(), query, files: [] };
 }
