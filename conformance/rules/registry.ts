@@ -31,8 +31,9 @@ import { rules as reportMessage } from './report-message.js';
 import { rules as linkifiers } from './linkifiers.js';
 import { rules as reminders } from './reminders.js';
 import { rules as attachments } from './attachments.js';
+import { rules as linkifiersChanges } from './linkifiers-changes.js';
 
-const RULE_FILES: ReadonlyArray<readonly Rule[]> = [conventions, auth, serverSettings, users, messageHistory, push, reportMessage, userSettingsDefaults, userSettingsDefaultsEffects, subscriptions, typing, userTopics, markTopicAsRead, deactivateUser, linkifiers, presence, presenceReads, reminders, attachments, userStatus, userStatusErrors, drafts, draftsErrors, navigationViews, userGroups, userGroupSettings, userGroupSubgroups];
+const RULE_FILES: ReadonlyArray<readonly Rule[]> = [conventions, auth, serverSettings, users, messageHistory, push, reportMessage, userSettingsDefaults, userSettingsDefaultsEffects, subscriptions, typing, userTopics, markTopicAsRead, deactivateUser, linkifiers, presence, presenceReads, reminders, attachments, userStatus, userStatusErrors, drafts, draftsErrors, navigationViews, userGroups, userGroupSettings, userGroupSubgroups, linkifiersChanges];
 
 const ID_FORMAT = /^[a-z0-9]+(?:-[a-z0-9]+)*(?:\/[a-z0-9]+(?:-[a-z0-9]+)*)+$/;
 

@@ -1,0 +1,242 @@
+/**
+ * `POST /messages/{message_id}/report` (section 4.14, feature level 382). A member reports a
+ * message the second member sent to a channel of the run. Rules that need reporting to work
+ * point the realm's moderation request channel at a private channel of the run (an
+ * administrator, `PATCH /realm`, restored in cleanup), so notifications never reach the
+ * target's real moderators; they read the notification through an event queue registered
+ * beforehand. The "not configured" rule runs only where the target has no such channel.
+ */
+import fc from 'fast-check';
+import type { ApiClient } from '../client/api-client.js';
+import { check, expectError, expectShape, expectSuccess, fail } from '../expect/assert.js';
+import { v } from '../expect/shape.js';
+import { byCodePoint, printableText, unknownParamName } from './arbitraries.js';
+import { createChannel, expectUnauthorized, FAR_ID_FLOOR, fetchState, maxMessageId, type RunChannel, sendToChannel } from './message-fixtures.js';
+import type { Rule, RuleContext } from './types.js';
+
+const REPORT_LEVEL = 382;
+const REPORT_TYPES = ['spam', 'harassment', 'inappropriate', 'norms', 'other'] as const;
+/** Section 8: clients limit the description to 1000 characters; the server refuses longer ones. */
+const DESCRIPTION_LIMIT = 1000;
+const NEEDS = ['admin', 'member', 'second-member'] as const;
+
+/** The realm's moderation request channel ID, -1 when there is none (FL 331). */
+async function moderationChannelId(client: ApiClient): Promise<number> {
+  const state = await fetchState(client, ['realm']);
+  const id = state.realm_moderation_request_channel_id;
+  return typeof id === 'number' ? id : -1;
+}
+
+/**
+ * A private channel of the run set as the moderation request channel (section 4.14), the
+ * previous setting restored when the rule ends (before the channel goes).
+ */
+async function ownModerationChannel(ctx: RuleContext): Promise<RunChannel> {
+  const admin = ctx.as('admin');
+  const previous = await moderationChannelId(admin);
+  const channel = await createChannel(ctx, 'admin', 'moderation', { inviteOnly: true });
+  ctx.cleanup('restore the moderation request channel', async (c) => {
+    await c.as('admin').patch('/realm', { moderation_request_channel_id: previous });
+  });
+  expectSuccess(await admin.patch('/realm', { moderation_request_channel_id: channel.id }));
+  return channel;
+}
+
+/** A message the second member sent to a public channel of the run (the member is subscribed too). */
+async function reportedMessage(ctx: RuleContext): Promise<{ id: number; content: string }> {
+  const channel = await createChannel(ctx, 'admin', 'reported', { members: ['member', 'second-member'] });
+  const content = ctx.name('reported-content');
+  return { id: await sendToChannel(ctx.as('second-member'), channel.id, ctx.name('topic'), content), content };
+}
+
+/** Both fixtures: reporting works and there is something to report. */
+async function reportingSetup(ctx: RuleContext): Promise<{ moderation: RunChannel; message: { id: number; content: string } }> {
+  const moderation = await ownModerationChannel(ctx);
+  return { moderation, message: await reportedMessage(ctx) };
+}
+
+const report = (ctx: RuleContext, messageId: number, params: Record<string, unknown> | ReadonlyArray<readonly [string, unknown]>) =>
+  ctx.as('member').post(`/messages/${messageId}/report`, params);
+
+/** Strings of exactly `length` code points (the server counts characters, not UTF-16 units). */
+const textOfLength = (min: number, max: number) => fc.string({ unit: fc.constantFrom('a', 'Z', ' ', 'é', '字', '😀', '\n'), minLength: min, maxLength: max }).filter((text) => text.trim() !== '');
+
+const noCredentials: Rule = {
+  id: 'report-message/no-credentials-unauthorized',
+  title: 'reporting a message without credentials answers 401 UNAUTHORIZED',
+  endpoint: 'POST /messages/{message_id}/report',
+  section: '4.14; 5.4',
+  levels: { min: REPORT_LEVEL },
+  writes: false,
+  async run(ctx) {
+    await ctx.property('message IDs x report types', [fc.integer({ min: 1, max: 2 ** 31 - 1 }), fc.constantFrom(...REPORT_TYPES)], async (id, type) => {
+      expectUnauthorized(await ctx.anonymous.post(`/messages/${id}/report`, { report_type: type, description: 'x' }));
+    }, { maxRuns: 5 });
+  },
+};
+
+const invalidType: Rule = {
+  id: 'report-message/invalid-report-type-bad-request',
+  title: "a report_type other than spam, harassment, inappropriate, norms or other answers 400 BAD_REQUEST; none at all, 400 REQUEST_VARIABLE_MISSING",
+  endpoint: 'POST /messages/{message_id}/report',
+  section: '4.14',
+  levels: { min: REPORT_LEVEL },
+  writes: true,
+  needs: NEEDS,
+  async run(ctx) {
+    const { message } = await reportingSetup(ctx);
+    const missing = expectError(await report(ctx, message.id, { description: 'x' }), { status: 400, code: 'REQUEST_VARIABLE_MISSING' });
+    check(missing.var_name === 'report_type', `var_name: expected "report_type", got ${JSON.stringify(missing.var_name)}`);
+    const type = fc.oneof(fc.constantFrom('Spam', 'SPAM', 'spam ', ' other', 'abuse', '', '"spam"', '["spam"]'), printableText(12)).filter((text) => !(REPORT_TYPES as readonly string[]).includes(text));
+    await ctx.property('report types', [type, fc.option(printableText(30), { nil: undefined })], async (reportType, description) => {
+      expectError(await report(ctx, message.id, { report_type: reportType, description }), { status: 400, code: 'BAD_REQUEST' });
+    });
+  },
+};
+
+const otherNeedsDescription: Rule = {
+  id: 'report-message/other-requires-description',
+  title: "report_type 'other' without a description, or with an empty one, answers 400 BAD_REQUEST; with a description it is accepted",
+  endpoint: 'POST /messages/{message_id}/report',
+  section: '4.14',
+  levels: { min: REPORT_LEVEL },
+  writes: true,
+  needs: NEEDS,
+  async run(ctx) {
+    const { message } = await reportingSetup(ctx);
+    for (const params of [{ report_type: 'other' }, { report_type: 'other', description: '' }]) {
+      expectError(await report(ctx, message.id, params), { status: 400, code: 'BAD_REQUEST' });
+    }
+    await ctx.property('non-empty descriptions', [textOfLength(1, 40)], async (description) => {
+      expectSuccess(await report(ctx, message.id, { report_type: 'other', description }), { ignored: [] });
+    }, { maxRuns: 3 });
+  },
+};
+
+const descriptionLimit: Rule = {
+  id: 'report-message/description-limit-1000',
+  title: 'a description of up to 1000 characters is accepted and one of 1001 or more answers 400 BAD_REQUEST',
+  endpoint: 'POST /messages/{message_id}/report',
+  section: '4.14; 8',
+  levels: { min: REPORT_LEVEL },
+  writes: true,
+  needs: NEEDS,
+  async run(ctx) {
+    const { message } = await reportingSetup(ctx);
+    const type = fc.constantFrom(...REPORT_TYPES);
+    // Exactly at the limit, counted in characters: astral ones are two UTF-16 units each.
+    expectSuccess(await report(ctx, message.id, { report_type: 'spam', description: '😀'.repeat(DESCRIPTION_LIMIT) }));
+    await ctx.property('over the limit', [type, textOfLength(DESCRIPTION_LIMIT + 1, DESCRIPTION_LIMIT + 60)], async (reportType, description) => {
+      expectError(await report(ctx, message.id, { report_type: reportType, description }), { status: 400, code: 'BAD_REQUEST' });
+    }, { maxRuns: 8 });
+    await ctx.property('within the limit', [type, textOfLength(DESCRIPTION_LIMIT - 20, DESCRIPTION_LIMIT)], async (reportType, description) => {
+      expectSuccess(await report(ctx, message.id, { report_type: reportType, description }));
+    }, { maxRuns: 3 });
+  },
+};
+
+const notConfigured: Rule = {
+  id: 'report-message/no-moderation-channel-bad-request',
+  title: 'reporting when the organization has no moderation request channel answers 400 BAD_REQUEST',
+  endpoint: 'POST /messages/{message_id}/report',
+  section: '4.14; 7',
+  levels: { min: REPORT_LEVEL },
+  writes: true,
+  needs: NEEDS,
+  async run(ctx) {
+    if ((await moderationChannelId(ctx.as('member'))) !== -1) ctx.skip('the target has a moderation request channel configured');
+    const message = await reportedMessage(ctx);
+    await ctx.property('valid reports', [fc.constantFrom(...REPORT_TYPES), textOfLength(1, 30)], async (reportType, description) => {
+      expectError(await report(ctx, message.id, { report_type: reportType, description }), { status: 400, code: 'BAD_REQUEST' });
+    }, { maxRuns: 5 });
+  },
+};
+
+const inaccessible: Rule = {
+  id: 'report-message/unknown-or-inaccessible-message-bad-request',
+  title: 'reporting a message that does not exist, or one in a private channel the reporter is not in, answers 400 BAD_REQUEST',
+  endpoint: 'POST /messages/{message_id}/report',
+  section: '4.14; 7',
+  levels: { min: REPORT_LEVEL },
+  writes: true,
+  needs: NEEDS,
+  async run(ctx) {
+    await ownModerationChannel(ctx);
+    const secret = await createChannel(ctx, 'admin', 'report-private', { inviteOnly: true, members: ['second-member'] });
+    const hidden = await sendToChannel(ctx.as('second-member'), secret.id, ctx.name('topic'), ctx.name('hidden'));
+    const floor = Math.max(FAR_ID_FLOOR, (await maxMessageId(ctx.as('admin'))) + 1);
+    const target = fc.oneof(fc.constant(hidden), fc.integer({ min: floor, max: 2 ** 31 - 1 }));
+    await ctx.property('message IDs x report types', [target, fc.constantFrom(...REPORT_TYPES)], async (id, reportType) => {
+      expectError(await report(ctx, id, { report_type: reportType, description: 'x' }), { status: 400, code: 'BAD_REQUEST' });
+    }, { maxRuns: 8 });
+  },
+};
+
+const ignoredReported: Rule = {
+  id: 'report-message/unknown-parameters-reported',
+  title: 'a successful report lists unknown parameters, sorted, in ignored_parameters_unsupported',
+  endpoint: 'POST /messages/{message_id}/report',
+  section: '1 convention 4; 4.14',
+  levels: { min: REPORT_LEVEL },
+  writes: true,
+  needs: NEEDS,
+  async run(ctx) {
+    const { message } = await reportingSetup(ctx);
+    const declared = ['message_id', 'report_type', 'description'];
+    await ctx.property('unknown names', [fc.uniqueArray(unknownParamName(declared), { minLength: 1, maxLength: 3 })], async (names) => {
+      const reply = await report(ctx, message.id, [['report_type', 'spam'], ...names.map((name) => [name, 'x'] as const)]);
+      expectSuccess(reply, { ignored: [...names].sort(byCodePoint) });
+    }, { maxRuns: 3 });
+  },
+};
+
+const eventsShape = v.object({ events: v.array(v.object({ type: v.string() })) });
+const messageEvent = v.object({ type: v.literal('message'), message: v.object({ type: v.string(), content: v.string(), stream_id: v.optional(v.int()), subject: v.optional(v.string()) }) });
+
+/** Polls the queue (without blocking) until `found` accepts an event, or gives up. */
+async function pollFor(client: ApiClient, queueId: string, found: (event: Readonly<Record<string, unknown>>) => boolean): Promise<Readonly<Record<string, unknown>> | undefined> {
+  let last = -1;
+  // The notification is posted during the report request; its event may trail it a little.
+  for (const pause of [25, 50, 100, 200, 400, 0]) {
+    const reply = await client.get('/events', { queue_id: queueId, last_event_id: last, dont_block: true });
+    const { events } = expectShape(expectSuccess(reply), eventsShape, 'body', reply);
+    for (const event of events as ReadonlyArray<Readonly<Record<string, unknown>>>) {
+      if (typeof event.id === 'number') last = Math.max(last, event.id);
+      if (found(event)) return event;
+    }
+    if (pause > 0) await new Promise((resolve) => setTimeout(resolve, pause));
+  }
+  return undefined;
+}
+
+const notificationPosted: Rule = {
+  id: 'report-message/notification-posted-to-moderation-channel',
+  title: 'a report posts a message to the moderation request channel, in a topic naming the reported user, quoting the message and the description',
+  endpoint: 'POST /messages/{message_id}/report',
+  section: '4.14',
+  levels: { min: REPORT_LEVEL },
+  writes: true,
+  needs: NEEDS,
+  async run(ctx) {
+    const { moderation, message } = await reportingSetup(ctx);
+    const admin = ctx.as('admin');
+    const queue = await admin.post('/register', { event_types: ['message'], apply_markdown: false });
+    const queueId = expectShape(expectSuccess(queue), v.object({ queue_id: v.string() }), 'body', queue).queue_id;
+    ctx.cleanup('delete the event queue', async (c) => {
+      await c.as('admin').delete('/events', { queue_id: queueId });
+    });
+    const reported = ctx.identity('second-member').fullName;
+    await ctx.property('report types', [fc.constantFrom(...REPORT_TYPES)], async (reportType) => {
+      const description = ctx.name('why');
+      expectSuccess(await report(ctx, message.id, { report_type: reportType, description }), { ignored: [] });
+      const event = await pollFor(admin, queueId, (candidate) => candidate.type === 'message' && (candidate.message as { content?: unknown } | undefined)?.content?.toString().includes(description) === true);
+      if (!event) fail(`no message carrying the description ${JSON.stringify(description)} reached the moderation request channel`);
+      const posted = expectShape(event, messageEvent, 'event').message;
+      check(posted.type === 'stream' && posted.stream_id === moderation.id, `the notification went to ${posted.type} ${String(posted.stream_id)}, not to the moderation request channel ${moderation.id}`);
+      check(posted.content.includes(message.content), 'the notification does not quote the reported message');
+      check(posted.subject?.includes(reported) === true, `the notification topic ${JSON.stringify(posted.subject)} does not name the reported user ${JSON.stringify(reported)}`);
+    }, { maxRuns: 5 });
+  },
+};
+
+export const rules: readonly Rule[] = [noCredentials, invalidType, otherNeedsDescription, descriptionLimit, notConfigured, inaccessible, ignoredReported, notificationPosted];
