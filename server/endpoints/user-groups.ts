@@ -2,6 +2,7 @@
  * User groups: create (section 4.9), list, members and subgroups (section 4.18). Every endpoint
  * refuses guests and then bots before reading parameters (the real server's member-or-admin gate).
  */
+import { deactivateUserGroup } from '../../lib/actions/user-group-deactivation.js';
 import { updateUserGroupMembers, updateUserGroupSubgroups } from '../../lib/actions/user-group-members.js';
 import { createUserGroup } from '../../lib/actions/user-groups.js';
 import { badRequest, insufficientPermission, notForBots, notForGuests } from '../../lib/errors.js';
@@ -10,7 +11,7 @@ import { isGuest } from '../../lib/entities/user.js';
 import { FEATURES } from '../../lib/features.js';
 import { type GroupSettingInput, groupSettingValue } from '../../lib/group-setting-input.js';
 import { canCreateGroups } from '../../lib/queries/user-group-permissions.js';
-import { accessUserGroupForRead, groupMemberIds, groupSubgroupIds, USER_GROUP_FEATURES, userGroupsState } from '../../lib/queries/user-groups.js';
+import { accessUserGroupForRead, groupMemberIds, groupSubgroupIds, userGroupsState } from '../../lib/queries/user-groups.js';
 import { bool, int, list } from '../../lib/schema.js';
 import { authed, type AuthedContext, type RouteDef } from '../endpoint.js';
 import { json, str } from '../params.js';
@@ -32,12 +33,12 @@ const createParams = {
   can_leave_group: setting.availableFrom(FEATURES.CAN_LEAVE_GROUP),
   can_manage_group: setting.availableFrom(FEATURES.CAN_MANAGE_GROUP),
   can_mention_group: setting.availableFrom(FEATURES.CAN_MENTION_GROUP_RENAMED),
-  can_mention_group_id: json(int).availableFrom(USER_GROUP_FEATURES.CAN_MENTION_GROUP_ID).availableUntil(FEATURES.CAN_MENTION_GROUP_RENAMED),
+  can_mention_group_id: json(int).availableFrom(FEATURES.CAN_MENTION_GROUP_ID).availableBefore(FEATURES.CAN_MENTION_GROUP_RENAMED),
   can_remove_members_group: setting.availableFrom(FEATURES.CAN_REMOVE_MEMBERS_GROUP),
   description: str().required(),
   members: ids.required(),
   name: str().required(),
-  subgroups: ids.default([]).availableFrom(FEATURES.CREATE_GROUP_SUBGROUPS),
+  subgroups: ids.default([]).availableFrom(FEATURES.CREATE_GROUP_SUBGROUPS, { otherwise: [] }),
 };
 
 const createGroup = authed({
@@ -65,8 +66,7 @@ const createGroup = authed({
       name: args.name,
       description: args.description,
       members: args.members,
-      // Absent below level 311 despite the default (the parameter does not exist there).
-      subgroups: args.subgroups ?? [],
+      subgroups: args.subgroups,
       settings,
     });
     return world.has(FEATURES.CREATE_GROUP_RETURNS_ID) ? { group_id: id } : {};
@@ -78,7 +78,7 @@ const listGroups = authed({
   params: {
     include_deactivated_groups: json(bool).default(false).availableFrom(FEATURES.INCLUDE_DEACTIVATED_GROUPS),
     // The name at levels 290-293; later servers ignore it.
-    allow_deactivated: json(bool).default(false).availableFrom(FEATURES.GROUP_DEACTIVATION).availableUntil(FEATURES.INCLUDE_DEACTIVATED_GROUPS),
+    allow_deactivated: json(bool).default(false).availableFrom(FEATURES.GROUP_DEACTIVATION).availableBefore(FEATURES.INCLUDE_DEACTIVATED_GROUPS),
   },
   run({ world, user }, args) {
     const includeDeactivated = args.include_deactivated_groups ?? args.allow_deactivated ?? false;
@@ -101,12 +101,11 @@ const updateMembers = authed({
   params: {
     delete: ids.default([]),
     add: ids.default([]),
-    delete_subgroups: ids.default([]).availableFrom(FEATURES.CREATE_GROUP_SUBGROUPS),
-    add_subgroups: ids.default([]).availableFrom(FEATURES.CREATE_GROUP_SUBGROUPS),
+    delete_subgroups: ids.default([]).availableFrom(FEATURES.CREATE_GROUP_SUBGROUPS, { otherwise: [] }),
+    add_subgroups: ids.default([]).availableFrom(FEATURES.CREATE_GROUP_SUBGROUPS, { otherwise: [] }),
   },
   run({ world, user, path }, args) {
-    const addSubgroups = args.add_subgroups ?? [];
-    const deleteSubgroups = args.delete_subgroups ?? [];
+    const { add_subgroups: addSubgroups, delete_subgroups: deleteSubgroups } = args;
     if (args.add.length + args.delete.length + addSubgroups.length + deleteSubgroups.length === 0) {
       throw badRequest(
         world.has(FEATURES.CREATE_GROUP_SUBGROUPS)
@@ -140,9 +139,23 @@ const updateSubgroups = authed({
   },
 });
 
+/**
+ * Deactivation (level 290). The real view has no member-or-admin gate: guests and bots fail the
+ * permission check instead, after the group lookup.
+ */
+const deactivateGroup = authed({
+  since: FEATURES.GROUP_DEACTIVATION,
+  params: {},
+  run({ world, user, path }) {
+    deactivateUserGroup(world, user, groupId(path));
+    return {};
+  },
+});
+
 export const routes: RouteDef[] = [
   { path: '/user_groups', methods: { GET: listGroups } },
   { path: '/user_groups/create', methods: { POST: createGroup } },
   { path: '/user_groups/{user_group_id:int}/members', methods: { GET: getMembers, POST: updateMembers } },
   { path: '/user_groups/{user_group_id:int}/subgroups', methods: { GET: getSubgroups, POST: updateSubgroups } },
+  { path: '/user_groups/{user_group_id:int}/deactivate', methods: { POST: deactivateGroup } },
 ];

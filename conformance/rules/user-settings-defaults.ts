@@ -1,0 +1,232 @@
+/**
+ * `PATCH /realm/user_settings_defaults` (sections 2.7, 4.3; level 96): administrators change the
+ * personal settings new users start with. Every rule restores each setting it changed (the
+ * defaults are realm-wide on a shared server); the state is read back from `POST /register`
+ * (`realm_user_settings_defaults`). Which users get the new defaults is checked with users the
+ * run creates.
+ */
+import fc from 'fast-check';
+import type { ApiClient, JsonObject } from '../client/api-client.js';
+import type { CleanupContext } from '../cleanup.js';
+import { check, expectEqual, expectError, expectShape, expectSuccess, fail } from '../expect/assert.js';
+import { expectDocumentedError } from '../expect/deviation.js';
+import { v } from '../expect/shape.js';
+import { byCodePoint, printableText, unknownParamName } from './arbitraries.js';
+import { credentialsRequired } from './credentials-required.js';
+import { objectField, registerState } from './state-fetch.js';
+import type { Rule, RuleContext } from './types.js';
+import { DENSE_MODE_REMOVED_AT, documentedLaterThan, invalidWire, SETTINGS, type SettingSpec, type SettingValue, settingsAt, validValue, wireOf } from './user-settings-catalog.js';
+
+export const ENDPOINT = 'PATCH /realm/user_settings_defaults';
+export const PATH = '/realm/user_settings_defaults';
+const LEVELS = { min: 96 } as const;
+
+/** The defaults object of `POST /register` (present from level 95). */
+export async function readDefaults(client: ApiClient): Promise<JsonObject> {
+  const { body, reply } = await registerState(client, ['realm_user_settings_defaults']);
+  const defaults = objectField(body, 'realm_user_settings_defaults');
+  if (!defaults) fail('POST /register returned no realm_user_settings_defaults object', reply);
+  return defaults;
+}
+
+/** Registers (once) a cleanup that puts back the original value of every setting in `touched`. */
+export function restoreLater(ctx: RuleContext, original: JsonObject, touched: Set<string>): void {
+  ctx.cleanup('restore the realm user-settings defaults', async (c: CleanupContext) => {
+    const pairs = [...touched].filter((name) => original[name] !== undefined).map((name) => [name, wireOf(original[name] as SettingValue)] as const);
+    if (pairs.length === 0) return;
+    const reply = await c.as('admin').patch(PATH, pairs);
+    if (reply.status !== 200) throw new Error(`restoring defaults answered HTTP ${reply.status} ${reply.text.slice(0, 200)}`);
+  });
+}
+
+const successShape = v.object({ result: v.literal('success'), msg: v.literal(''), ignored_parameters_unsupported: v.optional(v.array(v.string())) }, { exact: true });
+
+/** One or more distinct settings with valid values at the level. */
+function validChanges(ctx: RuleContext, sounds: readonly string[], maxLength = 6): fc.Arbitrary<Array<[string, SettingValue]>> {
+  const specs = settingsAt(ctx.featureLevel);
+  return fc
+    .uniqueArray(fc.constantFrom(...specs), { minLength: 1, maxLength, selector: (spec) => spec.name })
+    .chain((chosen) => fc.tuple(...chosen.map((spec) => validValue(spec, ctx.featureLevel, sounds).map((value): [string, SettingValue] => [spec.name, value]))));
+}
+
+export const soundsOf = (defaults: JsonObject): string[] =>
+  Array.isArray(defaults.available_notification_sounds) ? defaults.available_notification_sounds.filter((x): x is string => typeof x === 'string') : [];
+
+const noCredentials = credentialsRequired({
+  id: 'user-settings-defaults/requires-credentials',
+  endpoint: ENDPOINT,
+  section: '4.3',
+  levels: LEVELS,
+  requests: [['PATCH', PATH, { enter_sends: true }], ['PATCH', PATH]],
+});
+
+const validValues: Rule = {
+  id: 'user-settings-defaults/valid-values-applied',
+  title: 'any set of settings with allowed values is accepted and shows in realm_user_settings_defaults',
+  endpoint: ENDPOINT,
+  section: '4.3; 2.7',
+  levels: LEVELS,
+  writes: true,
+  needs: ['admin'],
+  async run(ctx) {
+    const admin = ctx.as('admin');
+    const original = await readDefaults(admin);
+    const touched = new Set<string>();
+    restoreLater(ctx, original, touched);
+    await ctx.property('settings and allowed values', [validChanges(ctx, soundsOf(original))], async (changes) => {
+      for (const [name] of changes) touched.add(name);
+      const reply = await admin.patch(PATH, changes.map(([name, value]) => [name, wireOf(value)] as const));
+      expectShape(expectSuccess(reply, { ignored: [] }), successShape, 'body', reply);
+      const after = await readDefaults(admin);
+      for (const [name, value] of changes) expectEqual(after[name], value, `realm_user_settings_defaults.${name}`);
+    });
+  },
+};
+
+const invalidValues: Rule = {
+  id: 'user-settings-defaults/invalid-values-refused',
+  title: 'a value of the wrong type or outside the allowed set answers 400 BAD_REQUEST and changes no setting of the request',
+  endpoint: ENDPOINT,
+  section: '4.3; 7',
+  levels: LEVELS,
+  writes: true,
+  needs: ['admin'],
+  async run(ctx) {
+    const admin = ctx.as('admin');
+    const original = await readDefaults(admin);
+    const touched = new Set<string>();
+    restoreLater(ctx, original, touched);
+    const level = ctx.featureLevel;
+    const refusing = settingsAt(level).filter((spec) => invalidWire(spec, level) !== undefined);
+    const bools = settingsAt(level).filter((spec) => spec.kind === 'bool' && typeof original[spec.name] === 'boolean');
+    const bad = fc.constantFrom(...refusing).chain((spec) => (invalidWire(spec, level) as fc.Arbitrary<string>).map((wire): [SettingSpec, string] => [spec, wire]));
+    await ctx.property('an invalid value next to a valid change', [bad, fc.constantFrom(...bools), fc.boolean()], async ([spec, wire], companion, companionFirst) => {
+      fc.pre(companion.name !== spec.name);
+      touched.add(companion.name);
+      const valid: [string, string] = [companion.name, JSON.stringify(!original[companion.name])];
+      const invalid: [string, string] = [spec.name, wire];
+      expectError(await admin.patch(PATH, companionFirst ? [valid, invalid] : [invalid, valid]), { status: 400, code: 'BAD_REQUEST' });
+      const after = await readDefaults(admin);
+      expectEqual(after[companion.name], original[companion.name], `${companion.name} after a refused request`);
+      expectEqual(after[spec.name], original[spec.name], `${spec.name} after a refused request`);
+    });
+  },
+};
+
+const nonAdmin: Rule = {
+  id: 'user-settings-defaults/non-admin-refused',
+  title: 'users who are not administrators are refused (before any parameter is read) and nothing changes',
+  endpoint: ENDPOINT,
+  section: '4.3; 5.5',
+  levels: LEVELS,
+  writes: false,
+  needs: ['member', 'admin'],
+  deviation: 'admin-only-code',
+  async run(ctx) {
+    const others = ctx.identities.filter((identity) => identity.role !== 'owner' && identity.role !== 'admin');
+    const original = await readDefaults(ctx.as('admin'));
+    const bools = settingsAt(ctx.featureLevel).filter((spec) => spec.kind === 'bool' && typeof original[spec.name] === 'boolean');
+    await ctx.property('non-administrators, valid or invalid requests', [fc.constantFrom(...others), fc.constantFrom(...bools), fc.constantFrom('flip', 'garbage', 'nothing')], async (who, spec, kind) => {
+      const client = ctx.anonymous.withCredentials(who.email, who.apiKey);
+      const params = kind === 'nothing' ? [] : [[spec.name, kind === 'flip' ? JSON.stringify(!original[spec.name]) : 'not-json'] as const];
+      expectDocumentedError(ctx, await client.patch(PATH, params), 'admin-only-code');
+      if (kind === 'flip') expectEqual((await readDefaults(client))[spec.name], original[spec.name], `${spec.name} after a refused request`);
+    }, { maxRuns: 12 });
+  },
+};
+
+/** Names no server of any level accepts here (every known setting, old names included, is reserved). */
+const RESERVED = [
+  ...SETTINGS.map((spec) => spec.name),
+  'emojiset', 'dense_mode', 'default_language', 'enable_login_emails', 'enable_marketing_emails', 'timezone', 'default_view',
+  'escape_navigates_to_default_view', 'web_mark_read_on_scroll_policy', 'web_left_sidebar_show_channel_folders',
+  'web_left_sidebar_unreads_count_summary', 'web_inbox_show_channel_folders', 'allow_private_data_export', 'demote_streams',
+];
+
+const unknownIgnored: Rule = {
+  id: 'user-settings-defaults/unknown-names-ignored',
+  title: 'parameter names that are not settings are reported, sorted, in ignored_parameters_unsupported; the valid ones still apply',
+  endpoint: ENDPOINT,
+  section: '4.3; 1 convention 4',
+  levels: LEVELS,
+  writes: true,
+  needs: ['admin'],
+  async run(ctx) {
+    const admin = ctx.as('admin');
+    const original = await readDefaults(admin);
+    const touched = new Set<string>();
+    restoreLater(ctx, original, touched);
+    const names = fc.uniqueArray(fc.tuple(unknownParamName(RESERVED), printableText()), { minLength: 1, maxLength: 4, selector: ([name]) => name });
+    await ctx.property('unknown names with and without a valid setting', [names, fc.option(validChanges(ctx, soundsOf(original), 2), { nil: undefined })], async (unknown, changes) => {
+      for (const [name] of changes ?? []) touched.add(name);
+      const pairs: Array<readonly [string, string]> = [...unknown, ...(changes ?? []).map(([name, value]) => [name, wireOf(value)] as const)];
+      const reply = await admin.patch(PATH, pairs);
+      expectSuccess(reply, { ignored: unknown.map(([name]) => name).sort(byCodePoint) });
+      if (changes) {
+        const after = await readDefaults(admin);
+        for (const [name, value] of changes) expectEqual(after[name], value, `realm_user_settings_defaults.${name}`);
+      }
+    });
+  },
+};
+
+const laterLevelIgnored: Rule = {
+  id: 'user-settings-defaults/later-setting-ignored',
+  title: 'a setting the description dates after the server level is reported as ignored and does not appear in the defaults',
+  endpoint: ENDPOINT,
+  section: '4.3; 9.2',
+  levels: { min: 96, max: 384 },
+  writes: true,
+  needs: ['admin'],
+  async run(ctx) {
+    const admin = ctx.as('admin');
+    const original = await readDefaults(admin);
+    const later = documentedLaterThan(ctx.featureLevel);
+    const touched = new Set<string>(later.map((spec) => spec.name));
+    restoreLater(ctx, original, touched);
+    await ctx.property('settings from later levels', [fc.uniqueArray(fc.constantFrom(...later), { minLength: 1, maxLength: 3, selector: (spec) => spec.name })], async (specs) => {
+      const reply = await admin.patch(PATH, specs.map((spec) => [spec.name, wireOf(spec.kind === 'bool' ? true : (spec.values?.[0] ?? ''))] as const));
+      expectSuccess(reply, { ignored: specs.map((spec) => spec.name).sort(byCodePoint) });
+      const after = await readDefaults(admin);
+      for (const spec of specs) check(after[spec.name] === undefined, `realm_user_settings_defaults.${spec.name} exists at level ${ctx.featureLevel}`);
+    }, { maxRuns: 8 });
+  },
+};
+
+const denseModeBefore: Rule = {
+  id: 'user-settings-defaults/dense-mode-before-364',
+  title: 'dense_mode is a boolean setting before level 364',
+  endpoint: ENDPOINT,
+  section: '4.3',
+  levels: { min: 96, max: DENSE_MODE_REMOVED_AT - 1 },
+  writes: true,
+  needs: ['admin'],
+  async run(ctx) {
+    const admin = ctx.as('admin');
+    const original = await readDefaults(admin);
+    check(typeof original.dense_mode === 'boolean', 'realm_user_settings_defaults.dense_mode must be a boolean before level 364');
+    restoreLater(ctx, original, new Set(['dense_mode']));
+    for (const value of [!original.dense_mode, original.dense_mode]) {
+      expectSuccess(await admin.patch(PATH, { dense_mode: value }), { ignored: [] });
+      expectEqual((await readDefaults(admin)).dense_mode, value, 'dense_mode');
+    }
+    expectError(await admin.patch(PATH, { dense_mode: 'yes' }), { status: 400, code: 'BAD_REQUEST' });
+  },
+};
+
+const denseModeRemoved: Rule = {
+  id: 'user-settings-defaults/dense-mode-removed-at-364',
+  title: 'from level 364 dense_mode is not a setting: it is reported as ignored and absent from the defaults',
+  endpoint: ENDPOINT,
+  section: '4.3',
+  levels: { min: DENSE_MODE_REMOVED_AT },
+  writes: true,
+  needs: ['admin'],
+  async run(ctx) {
+    const admin = ctx.as('admin');
+    expectSuccess(await admin.patch(PATH, { dense_mode: true }), { ignored: ['dense_mode'] });
+    check((await readDefaults(admin)).dense_mode === undefined, 'realm_user_settings_defaults.dense_mode exists from level 364');
+  },
+};
+
+export const rules: readonly Rule[] = [noCredentials, validValues, invalidValues, nonAdmin, unknownIgnored, laterLevelIgnored, denseModeBefore, denseModeRemoved];
