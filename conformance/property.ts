@@ -55,7 +55,11 @@ export class PropertyRunner {
     const mark = this.transcript.mark();
     const again = await fc.check(property, { seed, path, endOnFailure: true, numRuns });
     const exchanges = this.transcript.since(mark);
-    const cause = again.failed ? again.errorInstance : details.errorInstance;
+    // Model-based sequences (fc.commands) cannot always be replayed from a path alone; then the
+    // first run's error is the one to report, and the failure counts as not reproduced.
+    const replayable = !(again.failed && /Unable to replay/.test(errorMessage(again.errorInstance)));
+    const reproduced = again.failed && replayable;
+    const cause = reproduced ? again.errorInstance : details.errorInstance;
     const info: PropertyFailureInfo = {
       name,
       index,
@@ -65,7 +69,7 @@ export class PropertyRunner {
       numRuns: details.numRuns,
       numShrinks: details.numShrinks,
       replay: formatReplay({ seed, propertyIndex: index, path }),
-      reproduced: again.failed,
+      reproduced,
     };
     const summary = `property "${name}" failed after ${details.numRuns} run${details.numRuns === 1 ? '' : 's'} (${details.numShrinks} shrinks)`;
     throw new PropertyFailure(`${summary}: ${errorMessage(cause)}`, info, exchanges, cause);

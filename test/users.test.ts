@@ -156,3 +156,10 @@ t.test('GET /users/{email} finds a user by API email, or by real email where vis
   t.equal(byReal.body.user.user_id, s.id(hamlet));
   t.equal((await s.as('othello@zulip.com').get('/users/hamlet@zulip.com')).body.msg, 'No such user', 'a hidden email is not a lookup key');
 });
+
+t.test('GET /realm/emoji lists the custom emoji keyed by ID', async (t) => {
+  const s = testServer();
+  const reply = await s.as('hamlet@zulip.com').get('/realm/emoji');
+  t.equal(reply.status, 200);
+  t.match(reply.body.emoji['1'], { id: '1', name: 'green_tick', deactivated: false, author_id: s.id(iago) });
+});
