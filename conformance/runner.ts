@@ -21,7 +21,7 @@ import { discover } from './targets/discovery.js';
 import type { Target } from './targets/target.js';
 
 /** Keeps properties meaningful while the whole suite stays within budget on the embedded server. */
-export const DEFAULT_NUM_RUNS = 25;
+export const DEFAULT_NUM_RUNS = 100;
 export const DEFAULT_TIMEOUT_MS = 60_000;
 
 export interface RunStartInfo {
@@ -44,7 +44,7 @@ export interface RunListener {
 export interface RunOptions extends Selection {
   /** Run seed (default random; printed in every report). */
   readonly seed?: number;
-  /** fast-check runs per property (default 25). */
+  /** fast-check runs per property (default 100, as fast-check itself). */
   readonly numRuns?: number;
   /** `SEED:PATH` from a failure report: re-run one counterexample (selection must be one rule). */
   readonly replay?: string;
