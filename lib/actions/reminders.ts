@@ -128,7 +128,11 @@ export function nextReminderDue(world: World): number | undefined {
   return next;
 }
 
-/** Delivers every due reminder as a Notification Bot DM; a failed send marks it `failed`. */
+/**
+ * Delivers every due reminder as a Notification Bot DM, then tells the owner it is no longer
+ * pending (`reminders`/`remove`, the real server's `notify_remove_reminder` in `send_reminder`).
+ * A failed send marks it `failed`, with no event (reminders have no failure notice).
+ */
 export function deliverDueReminders(world: World): void {
   const due = [...world.reminders.values()].filter((r) => isDue(world, r));
   due.sort((a, b) => a.scheduledDeliveryTimestamp - b.scheduledDeliveryTimestamp || a.id - b.id);
@@ -143,6 +147,9 @@ export function deliverDueReminders(world: World): void {
     if (sent) {
       reminder.delivered = true;
       reminder.deliveredMessageId = sent.id;
+      if (world.has(FEATURES.LIST_DELETE_REMINDERS)) {
+        world.events.send({ type: 'reminders', op: 'remove', reminder_id: reminder.id }, [reminder.userId]);
+      }
     } else {
       reminder.failed = true;
     }

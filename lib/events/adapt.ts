@@ -5,7 +5,7 @@
  */
 import { FEATURES } from '../features.js';
 import type { World } from '../world.js';
-import { displayTopic } from './empty-topic.js';
+import { displayTopic } from '../topic-names.js';
 import type { ChatEvent } from './hub.js';
 import { flagsOf, messageEventForQueue, type MessagePayload } from './message-payload.js';
 import { matchesNarrow } from './narrow.js';

@@ -14,7 +14,7 @@
  */
 import { avatarUrl } from '../queries/users.js';
 import type { World } from '../world.js';
-import { displayTopic } from './empty-topic.js';
+import { displayTopic } from '../topic-names.js';
 import type { ChatEvent } from './hub.js';
 import type { QueueOptions } from './queue-options.js';
 

@@ -7,7 +7,7 @@
  * Functions read the world and `RegisterOptions` (state-fields.ts) and return JSON-ready fields.
  */
 import type { User } from '../entities/user.js';
-import { displayTopic } from '../events/empty-topic.js';
+import { displayTopic } from '../topic-names.js';
 import { FEATURES } from '../features.js';
 import type { World } from '../world.js';
 import { draftsState } from './drafts.js';
@@ -88,11 +88,9 @@ export const STATE_FUNCTIONS: ReadonlyMap<string, StateFunction> = new Map<strin
   ['presence', presenceFields],
   ['realm_user_groups', (world, user, o) => ({ realm_user_groups: userGroupsState(world, user, { includeDeactivated: o.capabilities.includeDeactivatedGroups }) })],
   // `muted_topics` only when the client did not explicitly ask for its replacement, `user_topic`.
-  [
-    'muted_topics',
-    (world, user, o) =>
-      o.fetchEventTypes?.includes('user_topic') ? {} : { muted_topics: mutedTopicsState(world, user).map(([c, t, at]) => [c, topicShown(t, o), at]) },
-  ],
+  // Its topics stay raw (`""` too): the real server's `post_process_state` renames the empty
+  // topic in `user_topics` only, and the `muted_topics` event carries raw names as well.
+  ['muted_topics', (world, user, o) => (o.fetchEventTypes?.includes('user_topic') ? {} : { muted_topics: mutedTopicsState(world, user) })],
   [
     'user_topic',
     (world, user, o) =>

@@ -3,7 +3,7 @@
  * and server configuration a stock development server reports. Values are the real server's
  * defaults (http-register-events.md 3.3; register-queue.yaml).
  */
-import { EMPTY_TOPIC_DISPLAY_NAME } from '../events/empty-topic.js';
+import { EMPTY_TOPIC_DISPLAY_NAME } from '../topic-names.js';
 import { FEATURES } from '../features.js';
 import type { World } from '../world.js';
 import { REGISTER_GATES as G } from './register-gates.js';

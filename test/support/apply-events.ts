@@ -3,33 +3,24 @@
  * check, as a reusable helper: every operation that emits events can prove that a client which
  * follows the events ends up where a client that registers afresh starts.
  *
- * Reducers are defined per event type (`defineReducer`); an event without a reducer fails the
- * check, so a new event type cannot slip through unmodelled.
+ * Reducers are defined per event type (test/support/reducers/, `defineReducer`); an event
+ * without a reducer fails the check, so a new event type cannot slip through unmodelled.
  */
 import type { Test } from 'tap';
 import type { Client, Params } from './harness.js';
+import './reducers/index.js';
+import { type ApiEvent, type ReducerContext, reducerFor, type State, UnmodelledEvent } from './reducers/registry.js';
 
-export type State = Record<string, unknown>;
-export type ApiEvent = Record<string, unknown> & { readonly type: string; readonly id: number };
-export type Reducer = (state: State, event: ApiEvent) => void;
-
-const REDUCERS = new Map<string, Reducer>();
-
-/** Registers how a client applies events of `type` to its register state. */
-export function defineReducer(type: string, reducer: Reducer): void {
-  REDUCERS.set(type, reducer);
-}
-
-export class UnmodelledEvent extends Error {}
+export { type ApiEvent, defineReducer, type Reducer, type ReducerContext, type State, UnmodelledEvent } from './reducers/registry.js';
 
 /** Applies the events in order to a deep copy of `state`; heartbeats change nothing. */
-export function applyEvents(state: State, events: readonly ApiEvent[]): State {
+export function applyEvents(state: State, events: readonly ApiEvent[], context: ReducerContext): State {
   const next = structuredClone(state);
   for (const event of events) {
     if (event.type === 'heartbeat') continue;
-    const reducer = REDUCERS.get(event.type);
+    const reducer = reducerFor(event.type);
     if (!reducer) throw new UnmodelledEvent(`no reducer for event type ${event.type}: ${JSON.stringify(event)}`);
-    reducer(next, event);
+    reducer(next, event, context);
   }
   return next;
 }
@@ -37,15 +28,49 @@ export function applyEvents(state: State, events: readonly ApiEvent[]): State {
 /** Register-response keys that legitimately differ between two registrations. */
 export const VOLATILE_KEYS = ['result', 'msg', 'queue_id', 'last_event_id', 'server_timestamp', 'ignored_parameters_unsupported'];
 
-function withoutVolatile(state: State, extra: readonly string[]): State {
-  const out = { ...state };
-  for (const key of [...VOLATILE_KEYS, ...extra]) delete out[key];
+const byNumber = (key: string) => (a: State, b: State) => (a[key] as number) - (b[key] as number);
+const sortedIds = (value: unknown) => (Array.isArray(value) ? [...(value as number[])].sort((a, b) => a - b) : value);
+
+/**
+ * Lists a client keeps by ID (in maps, not in the server's order) are compared in ID order, with
+ * their inner ID sets sorted; everything else must match exactly, order included.
+ */
+const KEYED_LISTS: ReadonlyArray<readonly [string, (a: State, b: State) => number, readonly string[]]> = [
+  ['subscriptions', byNumber('stream_id'), ['subscribers', 'partial_subscribers']],
+  ['unsubscribed', byNumber('stream_id'), ['subscribers', 'partial_subscribers']],
+  ['never_subscribed', byNumber('stream_id'), ['subscribers', 'partial_subscribers']],
+  ['realm_users', byNumber('user_id'), []],
+  ['realm_non_active_users', byNumber('user_id'), []],
+  ['realm_user_groups', byNumber('id'), ['members', 'direct_subgroup_ids']],
+  ['reminders', byNumber('reminder_id'), []],
+  [
+    'user_topics',
+    (a, b) => (a.stream_id as number) - (b.stream_id as number) || String(a.topic_name).localeCompare(String(b.topic_name)),
+    [],
+  ],
+];
+
+/** The state as a client sees it: volatile keys dropped, keyed lists in ID order. */
+export function comparable(state: State, ignore: readonly string[] = []): State {
+  const out: State = { ...state };
+  for (const key of [...VOLATILE_KEYS, ...ignore]) delete out[key];
+  for (const [key, order, idSets] of KEYED_LISTS) {
+    const list = out[key];
+    if (!Array.isArray(list)) continue;
+    out[key] = (list as State[])
+      .map((item) => {
+        const copy = { ...item };
+        for (const set of idSets) if (set in copy) copy[set] = sortedIds(copy[set]);
+        return copy;
+      })
+      .sort(order);
+  }
   return out;
 }
 
 export interface ConvergenceCheck {
-  /** State types to fetch; the queue listens to the same types unless `eventTypes` says otherwise. */
-  readonly fetchEventTypes: readonly string[];
+  /** State types to fetch (null: all); queues listen to the same types unless `eventTypes` says otherwise. */
+  readonly fetchEventTypes: readonly string[] | null;
   readonly eventTypes?: readonly string[] | null;
   /** Extra register parameters (client_capabilities, apply_markdown, ...). */
   readonly registerParams?: Params;
@@ -53,81 +78,72 @@ export interface ConvergenceCheck {
   readonly action: () => Promise<unknown>;
   /** Fields to leave out of the comparison (beyond VOLATILE_KEYS). */
   readonly ignore?: readonly string[];
-  /** Whether the action must produce at least one event (default true). */
+  /**
+   * Edits both states (copies) before they are compared, to set aside a difference the real
+   * server has too (each use says why).
+   */
+  readonly setAside?: (state: State) => void;
+  /** Whether the action must produce at least one event for the first client (default true). */
   readonly expectEvents?: boolean;
 }
 
-/**
- * Registers, runs the action, applies the queued events to the first state, registers again
- * and asserts both states are equal. Returns the events, for further assertions.
- */
-export async function checkEventsConverge(t: Test, client: Client, check: ConvergenceCheck): Promise<ApiEvent[]> {
-  const params: Params = {
-    client_capabilities: { notification_settings_null: true, user_settings_object: true, empty_topic_name: true },
+/** The capabilities of a modern client; `registerParams.client_capabilities` replaces them. */
+export const MODERN_CAPABILITIES = { notification_settings_null: true, user_settings_object: true, empty_topic_name: true };
+
+export function registerParamsOf(check: Pick<ConvergenceCheck, 'fetchEventTypes' | 'eventTypes' | 'registerParams'>): Params {
+  return {
+    client_capabilities: MODERN_CAPABILITIES,
     ...check.registerParams,
     fetch_event_types: check.fetchEventTypes,
     event_types: check.eventTypes === undefined ? check.fetchEventTypes : check.eventTypes,
   };
-  const before = await client.post('/register', params);
-  t.equal(before.status, 200, 'first register succeeds');
-  await check.action();
-  const polled = await client.get('/events', { queue_id: before.body.queue_id, last_event_id: -1, dont_block: true });
-  t.equal(polled.status, 200, 'the events can be fetched');
-  const events = polled.body.events as ApiEvent[];
-  if (check.expectEvents ?? true) t.ok(events.some((e) => e.type !== 'heartbeat'), 'the action produced events');
-  const applied = applyEvents(before.body as State, events);
-  const after = await client.post('/register', params);
-  t.equal(after.status, 200, 'second register succeeds');
-  const ignore = check.ignore ?? [];
-  t.same(withoutVolatile(applied, ignore), withoutVolatile(after.body as State, ignore), 'events applied to the old state give the new state');
-  return events;
 }
 
-// ---- reducers -------------------------------------------------------------------------
+/** The queue's events so far, without blocking. */
+export async function pollEvents(client: Client, queueId: string): Promise<ApiEvent[]> {
+  const polled = await client.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true });
+  if (polled.status !== 200) throw new Error(`GET /events failed: ${polled.text}`);
+  return polled.body.events as ApiEvent[];
+}
 
-defineReducer('realm_user_settings_defaults', (state, event) => {
-  if (event.op !== 'update') throw new UnmodelledEvent(`realm_user_settings_defaults op ${String(event.op)}`);
-  const defaults = state.realm_user_settings_defaults as State | undefined;
-  if (defaults) defaults[event.property as string] = event.value;
-});
-
-defineReducer('user_settings', (state, event) => {
-  if (event.op !== 'update') throw new UnmodelledEvent(`user_settings op ${String(event.op)}`);
-  const settings = state.user_settings as State | undefined;
-  if (settings) settings[event.property as string] = event.value;
-});
-
-type Draft = { id: number; timestamp: number } & State;
-const newestFirst = (drafts: Draft[]): Draft[] => drafts.sort((a, b) => b.timestamp - a.timestamp || b.id - a.id);
-
-defineReducer('drafts', (state, event) => {
-  const drafts = state.drafts as Draft[] | undefined;
-  if (!drafts) return;
-  if (event.op === 'add') drafts.push(...(event.drafts as Draft[]));
-  else if (event.op === 'update') {
-    const draft = event.draft as Draft;
-    const index = drafts.findIndex((d) => d.id === draft.id);
-    if (index >= 0) drafts[index] = draft;
-    else drafts.push(draft);
-  } else if (event.op === 'remove') {
-    const index = drafts.findIndex((d) => d.id === event.draft_id);
-    if (index >= 0) drafts.splice(index, 1);
-  } else throw new UnmodelledEvent(`drafts op ${String(event.op)}`);
-  newestFirst(drafts);
-});
-
-defineReducer('user_topic', (state, event) => {
-  const topics = state.user_topics as State[] | undefined;
-  if (!topics) return;
-  const same = (t: State) => t.stream_id === event.stream_id && String(t.topic_name).toLowerCase() === String(event.topic_name).toLowerCase();
-  const index = topics.findIndex(same);
-  if (index >= 0) topics.splice(index, 1);
-  if (event.visibility_policy !== 0) {
-    const { type: _type, id: _id, ...row } = event;
-    topics.push(row);
+/**
+ * Registers each client, runs the action, applies each client's queued events to its first
+ * state, registers again and asserts both states are equal (for every client). Returns each
+ * client's events, in the order of `clients`, for further assertions.
+ */
+export async function checkEventsConvergeFor(t: Test, clients: readonly Client[], check: ConvergenceCheck): Promise<ApiEvent[][]> {
+  const params = registerParamsOf(check);
+  const before: State[] = [];
+  const contexts: ReducerContext[] = [];
+  for (const client of clients) {
+    const me = await client.get('/users/me');
+    if (me.status !== 200) throw new Error(`GET /users/me failed: ${me.text}`);
+    contexts.push({ userId: me.body.user_id as number, capabilities: (params.client_capabilities ?? {}) as Record<string, boolean> });
+    const reply = await client.post('/register', params);
+    if (reply.status !== 200) throw new Error(`register failed: ${reply.text}`);
+    before.push(reply.body as State);
   }
-});
+  await check.action();
+  const all: ApiEvent[][] = [];
+  for (const [index, client] of clients.entries()) {
+    const first = before[index] as State;
+    const events = await pollEvents(client, first.queue_id as string);
+    if (index === 0 && (check.expectEvents ?? true)) t.ok(events.some((e) => e.type !== 'heartbeat'), 'the action produced events');
+    const applied = applyEvents(first, events, contexts[index] as ReducerContext);
+    const after = await client.post('/register', params);
+    t.equal(after.status, 200, 'the second register succeeds');
+    const who = clients.length > 1 ? ` (client ${index + 1})` : '';
+    const fresh = structuredClone(after.body as State);
+    check.setAside?.(applied);
+    check.setAside?.(fresh);
+    t.same(comparable(applied, check.ignore), comparable(fresh, check.ignore), `events applied to the old state give the new state${who}`);
+    all.push(events);
+  }
+  return all;
+}
 
-defineReducer('muted_topics', (state, event) => {
-  if ('muted_topics' in state) state.muted_topics = event.muted_topics;
-});
+/** `checkEventsConvergeFor` with one client; returns its events. */
+export async function checkEventsConverge(t: Test, client: Client, check: ConvergenceCheck): Promise<ApiEvent[]> {
+  const [events] = await checkEventsConvergeFor(t, [client], check);
+  return events as ApiEvent[];
+}

@@ -1,0 +1,13 @@
+/** Every reducer module; importing this registers them all. */
+import './drafts.js';
+import './linkifiers.js';
+import './messages.js';
+import './navigation-views.js';
+import './presence.js';
+import './realm.js';
+import './reminders.js';
+import './settings.js';
+import './subscriptions.js';
+import './user-status.js';
+import './user-topics.js';
+import './users.js';

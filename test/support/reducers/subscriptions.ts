@@ -1,0 +1,140 @@
+/**
+ * `subscription` and `stream` events on the three channel lists of register (`subscriptions`,
+ * `unsubscribed`, `never_subscribed`), as the web app's stream_events / peer_data and
+ * zulip-mobile's subscription reducers apply them: channels are keyed by `stream_id`, subscriber
+ * lists and `subscriber_count` follow the peer events, and a client that leaves a channel drops
+ * itself from that channel's subscribers (it gets no `peer_remove` about itself).
+ */
+import { ascending, defineReducer, listOf, type State, unknownOp } from './registry.js';
+
+const LISTS = ['subscriptions', 'unsubscribed', 'never_subscribed'] as const;
+
+/** Where channel `streamId` sits: the list and the index, or undefined. */
+function locate(state: State, streamId: unknown): { list: State[]; index: number } | undefined {
+  for (const key of LISTS) {
+    const list = listOf(state, key);
+    const index = list?.findIndex((item) => item.stream_id === streamId) ?? -1;
+    if (list && index >= 0) return { list, index };
+  }
+  return undefined;
+}
+
+function take(state: State, streamId: unknown): State | undefined {
+  const found = locate(state, streamId);
+  if (!found) return undefined;
+  return found.list.splice(found.index, 1)[0];
+}
+
+/** Adds (or removes) subscribers, keeping `subscriber_count` in step with the real change. */
+function changeSubscribers(channel: State, userIds: readonly number[], add: boolean): void {
+  const list = Array.isArray(channel.subscribers) ? (channel.subscribers as number[]) : undefined;
+  let delta = userIds.length;
+  if (list) {
+    const before = new Set(list);
+    const after = new Set(list);
+    for (const id of userIds) {
+      if (add) after.add(id);
+      else after.delete(id);
+    }
+    delta = Math.abs(after.size - before.size);
+    channel.subscribers = ascending(after);
+  }
+  if (typeof channel.subscriber_count === 'number') channel.subscriber_count += add ? delta : -delta;
+}
+
+/** Whether the client registered with subscriber lists (include_subscribers). */
+const subscribersKnown = (state: State): boolean =>
+  LISTS.some((key) => listOf(state, key)?.some((item) => 'subscribers' in item || 'partial_subscribers' in item));
+
+/** Channel notification settings and the user settings a null one inherits. */
+const NOTIFICATION_FALLBACKS: ReadonlyArray<readonly [string, string]> = [
+  ['desktop_notifications', 'enable_stream_desktop_notifications'],
+  ['email_notifications', 'enable_stream_email_notifications'],
+  ['push_notifications', 'enable_stream_push_notifications'],
+  ['audible_notifications', 'enable_stream_audible_notifications'],
+  ['wildcard_mentions_notify', 'wildcard_mentions_notify'],
+];
+
+/**
+ * Events carry null ("inherit") notification settings whatever the client declared; a client
+ * without `notification_settings_null` resolves them against its own user settings, as register
+ * does for it.
+ */
+function resolveInherited(state: State, sub: State): State {
+  const settings = (state.user_settings ?? state) as State;
+  const out = { ...sub };
+  for (const [key, setting] of NOTIFICATION_FALLBACKS) if (out[key] === null) out[key] = settings[setting] === true;
+  return out;
+}
+
+defineReducer('subscription', (state, event, { userId, capabilities }) => {
+  if (!listOf(state, 'subscriptions')) return;
+  switch (event.op) {
+    case 'add': {
+      // `add` always carries the subscribers; a client that did not ask for them drops them.
+      const keep = subscribersKnown(state);
+      for (const sub of event.subscriptions as State[]) {
+        take(state, sub.stream_id);
+        const { subscribers: _subscribers, ...rest } = sub;
+        const shown = keep ? sub : rest;
+        listOf(state, 'subscriptions')!.push(capabilities.notification_settings_null ? shown : resolveInherited(state, shown));
+      }
+      return;
+    }
+    case 'remove':
+      for (const { stream_id: streamId } of event.subscriptions as State[]) {
+        const sub = take(state, streamId);
+        if (!sub) continue;
+        changeSubscribers(sub, [userId], false);
+        listOf(state, 'unsubscribed')!.push(sub);
+      }
+      return;
+    case 'peer_add':
+    case 'peer_remove':
+      for (const streamId of event.stream_ids as number[]) {
+        const found = locate(state, streamId);
+        if (found) changeSubscribers(found.list[found.index] as State, event.user_ids as number[], event.op === 'peer_add');
+      }
+      return;
+    case 'update': {
+      const found = locate(state, event.stream_id);
+      if (found) (found.list[found.index] as State)[event.property as string] = event.value;
+      return;
+    }
+    default:
+      unknownOp(event);
+  }
+});
+
+defineReducer('stream', (state, event) => {
+  if (!listOf(state, 'subscriptions')) return;
+  switch (event.op) {
+    case 'create':
+      for (const stream of event.streams as State[]) {
+        if (locate(state, stream.stream_id)) continue;
+        // A client learns a new channel's subscribers from the peer events that follow.
+        listOf(state, 'never_subscribed')!.push(subscribersKnown(state) ? { ...stream, subscribers: [] } : { ...stream });
+      }
+      return;
+    case 'delete': {
+      const ids = Array.isArray(event.stream_ids) ? (event.stream_ids as number[]) : (event.streams as State[]).map((s) => s.stream_id);
+      for (const id of ids) take(state, id);
+      return;
+    }
+    case 'update': {
+      const found = locate(state, event.stream_id);
+      if (!found) return;
+      const channel = found.list[found.index] as State;
+      channel[event.property as string] = event.value;
+      // Extra keys some updates carry (rendered_description, history_public_to_subscribers, ...).
+      for (const key of ['rendered_description', 'history_public_to_subscribers', 'is_web_public']) if (key in event) channel[key] = event[key];
+      return;
+    }
+    default:
+      unknownOp(event);
+  }
+});
+
+defineReducer('default_streams', (state, event) => {
+  if ('realm_default_streams' in state) state.realm_default_streams = event.default_streams;
+});
