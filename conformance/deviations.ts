@@ -1,6 +1,6 @@
 /**
  * The one table of known deviations: points where the real Zulip server answers differently from
- * the description (/work/shared/spec/chat-api.md). Our server follows the description and also
+ * the API description. Our server follows the description and also
  * accepts the real spelling; the suite accepts both answers, records the deviation when it sees
  * the real one (`ctx.deviation(id, detail)`), and fails on it only with `--strict-docs`.
  */
@@ -33,7 +33,7 @@ export const DEVIATIONS = [
     section: '4.13',
     documented: 'unknown fragment: code NOT_FOUND',
     real: 'HTTP 404 with code BAD_REQUEST (resource-not-found class changes only the status)',
-    source: 'behavior/messages-reports-reminders-misc.md 0.1, 9.6',
+    source: 'real-server notes (messages-reports-reminders-misc) 0.1, 9.6',
     answers: { documented: { status: 404, code: 'NOT_FOUND' }, real: { status: 404, code: 'BAD_REQUEST' } },
   },
   {
@@ -41,7 +41,7 @@ export const DEVIATIONS = [
     section: '4.12',
     documented: 'push service not configured: code PUSH_SERVICE_NOT_CONFIGURED',
     real: 'HTTP 400 with code BAD_REQUEST (same message)',
-    source: 'behavior/messages-reports-reminders-misc.md 8.1',
+    source: 'real-server notes (messages-reports-reminders-misc) 8.1',
     answers: { documented: { status: 400, code: 'PUSH_SERVICE_NOT_CONFIGURED' }, real: { status: 400, code: 'BAD_REQUEST' } },
   },
   {
@@ -49,7 +49,7 @@ export const DEVIATIONS = [
     section: '2.11, 4.7',
     documented: "reaction_type 'service_extra_emoji'",
     real: "reaction_type 'zulip_extra_emoji'",
-    source: 'behavior/users-auth-status-settings.md 6.1',
+    source: 'real-server notes (users-auth-status-settings) 6.1',
     spellings: [{ documented: 'service_extra_emoji', real: 'zulip_extra_emoji' }],
   },
   {
@@ -57,14 +57,14 @@ export const DEVIATIONS = [
     section: '4.9',
     documented: "can_mention_group cannot be the 'role:owners' system group",
     real: "can_mention_group accepts 'role:owners' (only 'role:internet' is refused); the OpenAPI sentence is stale",
-    source: 'behavior/presence-drafts-groups.md 3.2 (do_test_set_group_setting_during_user_group_creation), 4',
+    source: 'real-server notes (presence-drafts-groups) 3.2 (do_test_set_group_setting_during_user_group_creation), 4',
   },
   {
     id: 'emojiset-names',
     section: '4.3',
     documented: "emojiset values 'emojiset_a', 'emojiset_b', 'text'",
     real: "emojiset values 'google', 'twitter', 'text' (and 'google-blob')",
-    source: 'behavior/users-auth-status-settings.md 7.2',
+    source: 'real-server notes (users-auth-status-settings) 7.2',
     spellings: [
       { documented: 'emojiset_a', real: 'google' },
       { documented: 'emojiset_b', real: 'twitter' },
@@ -75,28 +75,28 @@ export const DEVIATIONS = [
     section: '2.3',
     documented: 'bot_type and bot_owner_id are null for users who are not bots',
     real: 'the keys bot_type and bot_owner_id are absent for users who are not bots',
-    source: 'behavior/users-auth-status-settings.md 4.4, 8.9',
+    source: 'real-server notes (users-auth-status-settings) 4.4, 8.9',
   },
   {
     id: 'avatar-url-null-condition',
     section: '2.3',
     documented: 'avatar_url is null when client_gravatar is true, the caller can access the real email and the avatar is a third-party one',
     real: "avatar_url is null when client_gravatar is true, the target's email visibility is 'everyone' and the avatar is a Gravatar",
-    source: 'behavior/users-auth-status-settings.md 4.4',
+    source: 'real-server notes (users-auth-status-settings) 4.4',
   },
   {
     id: 'reminder-required-parameters',
     section: '4.17',
     documented: 'message_id and scheduled_delivery_timestamp are optional',
     real: "both are required: omitting one gives 400 REQUEST_VARIABLE_MISSING (Missing '<name>' argument)",
-    source: 'behavior/messages-reports-reminders-misc.md 9.5',
+    source: 'real-server notes (messages-reports-reminders-misc) 9.5',
   },
   {
     id: 'admin-only-code',
     section: '5.5',
     documented: 'a caller lacking the administrator permission receives BAD_REQUEST',
     real: 'role-gated endpoints (realm user-settings defaults, linkifiers) answer 400 UNAUTHORIZED_PRINCIPAL (Must be an organization administrator), checked before the parameters',
-    source: 'behavior/users-auth-status-settings.md 7.1; behavior/messages-reports-reminders-misc.md 0.2',
+    source: 'real-server notes (users-auth-status-settings) 7.1; real-server notes (messages-reports-reminders-misc) 0.2',
     answers: { documented: { status: 400, code: 'BAD_REQUEST' }, real: { status: 400, code: 'UNAUTHORIZED_PRINCIPAL' } },
   },
   {
@@ -104,14 +104,14 @@ export const DEVIATIONS = [
     section: '1 convention 4',
     documented: 'a success response to a request with unsupported parameters carries ignored_parameters_unsupported',
     real: 'views without a parsing decorator never report them: /server_settings, /dev_list_users, GET /users/me (in recent versions), GET /users/{id}/status, POST /users/{id}/reactivate',
-    source: 'behavior/http-register-events.md 1.6; behavior/users-auth-status-settings.md 1.4; zerver/views/users.py get_profile_backend',
+    source: 'real-server notes (http-register-events) 1.6; real-server notes (users-auth-status-settings) 1.4; zerver/views/users.py get_profile_backend',
   },
   {
     id: 'deactivate-owner-by-administrator-code',
     section: '3.2, 4.15',
     documented: 'deactivating the only organization owner gives BAD_REQUEST (an administrator may deactivate users unless the target is the only owner)',
     real: "an administrator who is not an owner deactivating an owner gets HTTP 400 UNAUTHORIZED_PRINCIPAL (Must be an organization owner), checked before the only-owner check",
-    source: 'behavior/users-auth-status-settings.md 5.1 (checks 2-3; test_api_with_nonexistent_user)',
+    source: 'real-server notes (users-auth-status-settings) 5.1 (checks 2-3; test_api_with_nonexistent_user)',
     answers: { documented: { status: 400, code: 'BAD_REQUEST' }, real: { status: 400, code: 'UNAUTHORIZED_PRINCIPAL' } },
   },
   {
@@ -119,7 +119,7 @@ export const DEVIATIONS = [
     section: '1 convention 6, 4.4',
     documented: "since level 334 the realm's empty-topic display name as topic on POST /user_topics means the empty topic",
     real: 'possibly stored under the display name itself: the view read does not convert it (unconfirmed; update-user-topic.yaml documents the conversion)',
-    source: 'behavior/subscriptions-typing-topics.md 7.2',
+    source: 'real-server notes (subscriptions-typing-topics) 7.2',
   },
 ] as const satisfies readonly Deviation[];
 

@@ -1,6 +1,6 @@
 /**
  * The subscription object of `GET /users/me/subscriptions` (`Subscription` of
- * openapi/get-subscriptions.yaml) for a feature level: each field from the level its "Changes"
+ * the OpenAPI get-subscriptions description) for a feature level: each field from the level its "Changes"
  * note gives, removed fields absent, `subscribers` only when asked for.
  */
 import { type Validator, v } from '../expect/shape.js';
