@@ -106,7 +106,7 @@ export function effectiveTopicsPolicy(world: World, stream: Stream): Exclude<Top
   return own === 'inherit' ? world.realm.topicsPolicy : own;
 }
 
-/** The real server's two topics-policy refusals (texts: messages-reports-reminders-misc.md §2.2). */
+/** The real server's two topics-policy refusals (texts: real-server notes on messages-reports-reminders-misc §2.2). */
 export const emptyTopicNotAllowed = () =>
   badRequest(`Sending messages to the ${EMPTY_TOPIC_DISPLAY_NAME} is not allowed in this channel.`);
 /** Text unconfirmed: the real server names the empty-topic display name in it. */

@@ -1,5 +1,5 @@
 /**
- * Timing of event queues and long polls (http-register-events.md 4.1). The defaults are the
+ * Timing of event queues and long polls (real-server notes on http-register-events 4.1). The defaults are the
  * real server's; tests shorten them through `createApp({ events: {...} })`.
  */
 export interface EventQueueOptions {

@@ -1,5 +1,5 @@
 /**
- * Held `GET /events` requests (http-register-events.md 4.2): at most one waiting poll per queue,
+ * Held `GET /events` requests (real-server notes on http-register-events 4.2): at most one waiting poll per queue,
  * finished by the next event, by a heartbeat after the heartbeat interval, by a newer poll on
  * the same queue (supersession), by `DELETE /events`, or by closing the app. A client that goes
  * away only forgets its wait; the queue survives.

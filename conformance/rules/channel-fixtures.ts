@@ -144,7 +144,7 @@ export async function openQueue(client: ApiClient, eventTypes: readonly string[]
 export async function realmLimits(client: ApiClient): Promise<RealmLimits> {
   const state = await fetchState(client, ['realm']);
   const int = (key: string, fallback: number) => (typeof state[key] === 'number' ? (state[key] as number) : fallback);
-  // Before level 53 the limits were fixed at 60 / 1024 / 60 (register-queue.yaml).
+  // Before level 53 the limits were fixed at 60 / 1024 / 60 (the real OpenAPI register-queue description).
   return {
     maxStreamNameLength: int('max_stream_name_length', 60),
     maxStreamDescriptionLength: int('max_stream_description_length', 1024),

@@ -1,6 +1,6 @@
 /**
  * Delivery of typing notifications (section 4.2; section 6 item 2): typing events reach the other
- * users' queues with the shape of get-events.yaml; channel typing only for clients declaring
+ * users' queues with the shape of the real OpenAPI get-events description; channel typing only for clients declaring
  * `stream_typing_notifications`; the empty-topic aliases arrive as the empty topic; nobody who
  * turned `receives_typing_notifications` off gets any.
  */
@@ -17,7 +17,7 @@ const typingEvents = (events: readonly JsonObject[]): JsonObject[] => events.fil
 
 const person = v.object({ user_id: v.int({ min: 1 }), email: v.string() }, { exact: true });
 
-/** The channel typing event of get-events.yaml: exactly these keys. */
+/** The channel typing event of the real OpenAPI get-events description: exactly these keys. */
 const channelEventShape = v.object(
   { id: v.int(), type: v.literal('typing'), op: v.literal('start', 'stop'), message_type: v.literal('stream'), sender: person, stream_id: v.int(), topic: v.string() },
   { exact: true },

@@ -17,7 +17,7 @@ const LEVELS = { ENDPOINT: 170, FOLLOWED: 219, EMPTY_TOPIC: 334 } as const;
 
 const simpleSuccess = v.object({ result: v.literal('success'), msg: v.string(), ignored_parameters_unsupported: v.optional(v.array(v.string())) }, { exact: true });
 
-/** A `user_topics` entry of register (register-queue.yaml, additionalProperties false). */
+/** A `user_topics` entry of register (the real OpenAPI register-queue description, additionalProperties false). */
 const userTopicShape = v.object(
   { stream_id: v.int({ min: 1 }), topic_name: v.string(), last_updated: v.int({ min: 0 }), visibility_policy: v.literal(1, 2, 3) },
   { exact: true },

@@ -1,6 +1,6 @@
 /**
  * Personal message flags: `POST /mark_topic_as_read` (spec 4.11, deprecated; reference
- * subscriptions-typing-topics.md §8) and the `update_message_flags` event.
+ * real-server notes on subscriptions-typing-topics §8) and the `update_message_flags` event.
  */
 import { badRequest } from '../errors.js';
 import type { Message } from '../entities/message.js';

@@ -128,7 +128,7 @@ function findStream(world: World, indicator: string | number): Stream {
   return stream;
 }
 
-/** `check_stream_name` (subscriptions-typing-topics.md §1.5). */
+/** `check_stream_name` (real-server notes on subscriptions-typing-topics §1.5). */
 function checkChannelName(name: string): void {
   if (name === '') throw badRequest("Channel name can't be empty.");
   if (codePointLength(name) > 60) throw badRequest('Channel name too long (limit: 60 characters).');

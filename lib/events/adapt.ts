@@ -1,5 +1,5 @@
 /**
- * Which queues accept an event and the form each one receives (http-register-events.md 4.4,
+ * Which queues accept an event and the form each one receives (real-server notes on http-register-events 4.4,
  * the real server's `accepts_event` and `process_*_event` functions). Emitters send one
  * canonical payload with raw topic names; everything client-specific happens here.
  */

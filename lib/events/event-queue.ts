@@ -1,5 +1,5 @@
 /**
- * One client's event queue (http-register-events.md 4.2): events get per-queue IDs from 0,
+ * One client's event queue (real-server notes on http-register-events 4.2): events get per-queue IDs from 0,
  * stay until the client acknowledges them with `last_event_id`, and are sent again until then.
  * At most one long poll waits on a queue; the HTTP layer attaches it as a waiter that is called
  * when an event arrives.

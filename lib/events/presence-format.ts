@@ -1,5 +1,5 @@
 /**
- * The three wire formats of `presence` events (http-register-events.md 4.5), chosen per queue
+ * The three wire formats of `presence` events (real-server notes on http-register-events 4.5), chosen per queue
  * as the real server's `process_presence_event` does:
  *
  * - `simplified_presence_events`: `{type, presences: {"<user_id>": {active_timestamp, idle_timestamp}}}`;

@@ -1,7 +1,7 @@
 /**
  * What a client chose when it created an event queue (`POST /register`, or `GET /events`
  * without `queue_id`): the event-type filter, the message narrow, payload options and the
- * client capabilities of http-register-events.md 3.2. Every capability defaults to false
+ * client capabilities of real-server notes on http-register-events 3.2. Every capability defaults to false
  * except `pronouns_field_type_supported`, as on the real server.
  */
 import { isGuest, type User } from '../entities/user.js';

@@ -1,5 +1,5 @@
 /**
- * The API shape of a channel (`BasicChannel` of get-events.yaml, also the `never_subscribed`
+ * The API shape of a channel (`BasicChannel` of the real OpenAPI get-events description, also the `never_subscribed`
  * entries of register) and the numbers it carries: subscribers, weekly traffic, post policy.
  * Every field appears only from the feature level that introduced it.
  */

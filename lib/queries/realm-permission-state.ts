@@ -30,7 +30,7 @@ const def = (name: string, since: Feature, defaultGroup: SystemGroupName, allowE
   allowNobody,
 });
 
-/** In the order register-queue.yaml lists them. */
+/** In the order the real OpenAPI register-queue description lists them. */
 const REALM_SETTINGS: readonly RealmSettingDef[] = [
   def('can_add_custom_emoji_group', G.ADD_CUSTOM_EMOJI_GROUP, 'role:members'),
   def('can_add_subscribers_group', G.ADD_SUBSCRIBERS_GROUP, 'role:members'),

@@ -1,6 +1,6 @@
 /**
  * Feature levels at which `POST /register` fields appeared or changed, from the "Changes" notes
- * of register-queue.yaml. Local to the register state until the lead merges them into
+ * of the real OpenAPI register-queue description. Local to the register state until the lead merges them into
  * lib/features.ts (where a row already exists there, it is reused instead).
  */
 import type { Feature } from '../features.js';

@@ -1,5 +1,5 @@
 /**
- * The initial state `POST /register` returns, per event type (http-register-events.md 3.3).
+ * The initial state `POST /register` returns, per event type (real-server notes on http-register-events 3.3).
  *
  * `STATE_FUNCTIONS` maps an event type to the function computing its fields; register calls
  * the ones the client wants (`fetch_event_types`, else `event_types`, else all), in this order.

@@ -1,7 +1,7 @@
 /**
  * The server-wide part of the `realm` register state: limits (`max_*`), timings (`server_*`),
  * and server configuration a stock development server reports. Values are the real server's
- * defaults (http-register-events.md 3.3; register-queue.yaml).
+ * defaults (real-server notes on http-register-events 3.3; the real OpenAPI register-queue description).
  */
 import { EMPTY_TOPIC_DISPLAY_NAME } from '../topic-names.js';
 import { FEATURES } from '../features.js';
@@ -15,7 +15,7 @@ export const MAX_TOPIC_LENGTH = 60;
 export const MAX_MESSAGE_LENGTH = 10_000;
 export const MAX_CHANNEL_FOLDER_NAME_LENGTH = 60;
 export const MAX_CHANNEL_FOLDER_DESCRIPTION_LENGTH = 1024;
-/** `MAX_REMINDER_NOTE_LENGTH`; the stock value is unconfirmed (messages-reports-reminders-misc.md 4.1). */
+/** `MAX_REMINDER_NOTE_LENGTH`; the stock value is unconfirmed (real-server notes on messages-reports-reminders-misc 4.1). */
 export const MAX_REMINDER_NOTE_LENGTH = 1000;
 export const MAX_BULK_NEW_SUBSCRIPTION_MESSAGES = 100;
 export const SERVER_TYPING_STARTED_EXPIRY_PERIOD_MS = 45_000;

@@ -1,5 +1,5 @@
 /**
- * `GET /events` and `DELETE /events` (http-register-events.md 4.2 and 4.3): long polling on an
+ * `GET /events` and `DELETE /events` (real-server notes on http-register-events 4.2 and 4.3): long polling on an
  * event queue registered with `POST /register`.
  */
 import { badRequest } from '../../lib/errors.js';

@@ -1,5 +1,5 @@
 /**
- * `POST /register` (http-register-events.md 3): creates an event queue and returns it with the
+ * `POST /register` (real-server notes on http-register-events 3): creates an event queue and returns it with the
  * initial state of the wanted event types (lib/queries/register-state.ts).
  */
 import { badRequest } from '../../lib/errors.js';

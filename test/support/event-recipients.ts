@@ -2,7 +2,7 @@
  * Who receives an event. The recorder listens on the world's event hub, which is where an
  * action names its recipients (the real server's `send_event(realm, event, user_ids)`), so a
  * test can assert that an event reaches exactly the users the real server sends it to
- * (http-register-events.md 4.4-4.5), including accounts that cannot open a queue over HTTP
+ * (real-server notes on http-register-events 4.4-4.5), including accounts that cannot open a queue over HTTP
  * (incoming-webhook bots). What each queue then keeps (capabilities, event_types, narrows) is
  * asserted with real queues.
  */

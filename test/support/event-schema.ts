@@ -1,5 +1,5 @@
 /**
- * Checks an event against the real server's event schemas (get-events.yaml, extracted to
+ * Checks an event against the real server's event schemas (the real OpenAPI get-events description, extracted to
  * event-schemas.json by extract-event-schemas.py). The validator knows the keywords those
  * schemas use: `$ref`, `allOf` (merged, so `additionalProperties: false` covers the union of
  * the parts' properties), `oneOf`/`anyOf` (any alternative; exclusivity is not checked),
@@ -131,11 +131,11 @@ export function eventSchemaErrors(event: ApiEvent): string[] {
   return failures.reduce((best, f) => (f.length < best.length ? f : best));
 }
 
-/** Asserts that every event (heartbeats aside) matches its get-events.yaml schema. */
+/** Asserts that every event (heartbeats aside) matches its the real OpenAPI get-events description schema. */
 export function checkEventShapes(t: Test, events: readonly ApiEvent[]): void {
   for (const event of events) {
     if (event.type === 'heartbeat') continue;
     const name = event.op === undefined ? event.type : `${event.type}/${String(event.op)}`;
-    t.same(eventSchemaErrors(event), [], `${name} matches its get-events.yaml schema`);
+    t.same(eventSchemaErrors(event), [], `${name} matches its the real OpenAPI get-events description schema`);
   }
 }

@@ -3,7 +3,7 @@
 test/support/event-schemas.json (the subset of components the event union reaches, with the
 validation keywords only). Run from the repository root:
 
-    python3 test/support/extract-event-schemas.py <path to the OpenAPI get-events.yaml>
+    python3 test/support/extract-event-schemas.py <path to the OpenAPI the real OpenAPI get-events description>
 """
 import json
 import sys
@@ -50,7 +50,7 @@ def main(path):
             continue
         kept[name] = strip(schemas[name])
         todo.extend(refs(kept[name]))
-    out = {'source': 'get-events.yaml (real server OpenAPI), extracted by test/support/extract-event-schemas.py',
+    out = {'source': 'the real OpenAPI get-events description (real server OpenAPI), extracted by test/support/extract-event-schemas.py',
            'root': ROOT, 'schemas': dict(sorted(kept.items()))}
     # One schema per line keeps diffs readable when the description is refreshed.
     lines = [f'{json.dumps(name)}: {json.dumps(schema, ensure_ascii=False, separators=(",", ":"))}' for name, schema in out['schemas'].items()]
