@@ -118,7 +118,7 @@ export const DEVIATIONS = [
     id: 'user-topics-empty-topic-display-name-kept',
     section: '1 convention 6, 4.4',
     documented: "since level 334 the realm's empty-topic display name as topic on POST /user_topics means the empty topic",
-    real: 'possibly stored under the display name itself: the view read does not convert it (unconfirmed; update-user-topic.yaml documents the conversion)',
+    real: 'possibly stored under the display name itself: the view read does not convert it (unconfirmed; OpenAPI update-user-topic documents the conversion)',
     source: 'real-server notes (subscriptions-typing-topics) 7.2',
   },
 ] as const satisfies readonly Deviation[];

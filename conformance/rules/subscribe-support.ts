@@ -1,5 +1,5 @@
 /**
- * What the subscribe rules share: the response shape (section 4.1; subscribe.yaml), the check of
+ * What the subscribe rules share: the response shape (section 4.1; OpenAPI subscribe), the check of
  * `subscribed` / `already_subscribed` against what the rule expects, and channel-name text.
  */
 import fc from 'fast-check';
@@ -19,7 +19,7 @@ export const SUBSCRIBE_PARAMS = [
   'can_create_topic_group', 'folder_id', 'send_new_subscription_messages', 'stream_names', 'description',
 ];
 
-/** The success body of subscribe: exactly these keys (subscribe.yaml, additionalProperties false). */
+/** The success body of subscribe: exactly these keys (OpenAPI subscribe, additionalProperties false). */
 export function subscribeResponseShape(level: number) {
   const keyPattern = level >= KEYED_BY_ID_LEVEL ? /^[0-9]+$/ : /@/;
   const byUser = v.record(v.array(v.string()), { keyPattern });

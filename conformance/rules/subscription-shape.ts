@@ -5,7 +5,7 @@
  */
 import { type Validator, v } from '../expect/shape.js';
 
-/** Levels of the subscription object's history (get-subscriptions.yaml). */
+/** Levels of the subscription object's history (OpenAPI get-subscriptions). */
 export const SUBSCRIPTION_LEVELS = {
   RETENTION: 17,
   DATE_CREATED: 30,

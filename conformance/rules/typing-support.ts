@@ -1,5 +1,5 @@
 /**
- * What the typing rules share (section 4.2): the feature levels of set-typing-status.yaml, the
+ * What the typing rules share (section 4.2): the feature levels of OpenAPI set-typing-status, the
  * parameters of a channel notification by level, topics that are kept as sent, and a channel
  * the member and the second member are subscribed to.
  */
@@ -7,7 +7,7 @@ import { printableText } from './arbitraries.js';
 import { type Channel, createChannels } from './channel-fixtures.js';
 import type { RuleContext } from './types.js';
 
-/** Feature levels of section 4.2 / set-typing-status.yaml. */
+/** Feature levels of section 4.2 / OpenAPI set-typing-status. */
 export const TYPING = { STREAM: 58, DIRECT: 174, STREAM_ID: 215, CHANNEL: 248, RECEIVES_SETTING: 253 } as const;
 
 /** A topic that is kept as sent: non-empty, no surrounding whitespace, not one of the empty-topic aliases. */

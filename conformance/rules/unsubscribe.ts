@@ -9,7 +9,7 @@ import { printableText } from './arbitraries.js';
 import { type Channel, createChannels, ownSubscriptions, sorted } from './channel-fixtures.js';
 import type { Rule } from './types.js';
 
-/** The success body (unsubscribe.yaml, additionalProperties false). */
+/** The success body (OpenAPI unsubscribe, additionalProperties false). */
 const unsubscribeShape = v.object(
   {
     result: v.literal('success'),

@@ -48,7 +48,7 @@ export interface SubscribeInput {
   readonly sendNewSubscriptionMessages: boolean;
 }
 
-/** The response body (section 4.1 and subscribe.yaml). */
+/** The response body (section 4.1 and OpenAPI subscribe). */
 export type SubscribeResult = {
   readonly subscribed: Record<string, string[]>;
   readonly already_subscribed: Record<string, string[]>;
@@ -179,7 +179,7 @@ export function subscribe(world: World, actor: User, input: SubscribeInput): Sub
     announce: input.announce,
     sendNewSubscriptionMessages: input.sendNewSubscriptionMessages,
   };
-  // Present only when requested; false when the bulk limit suppressed the DMs (subscribe.yaml).
+  // Present only when requested; false when the bulk limit suppressed the DMs (OpenAPI subscribe).
   if (world.has(FEATURES.NEW_SUBSCRIPTION_MESSAGES) && input.sendNewSubscriptionMessages) {
     result.new_subscription_messages_sent = newSubscriptionMessagesAllowed(world, notice);
   }

@@ -1,5 +1,5 @@
 /**
- * `PATCH /users/{user_id}` (update-user.yaml; the real server's `update_user_backend`): an
+ * `PATCH /users/{user_id}` (OpenAPI update-user; the real server's `update_user_backend`): an
  * administrator changes another user's full name, role and custom profile fields.
  */
 import { badRequest, mustBeAdministrator, mustBeOwner } from '../errors.js';

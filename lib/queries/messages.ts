@@ -1,6 +1,6 @@
 /**
  * Reading messages: who may read which message, and the API message object of
- * `GET /messages/{message_id}` and of `message` events (get-message.yaml `MessagesBase`).
+ * `GET /messages/{message_id}` and of `message` events (OpenAPI get-message `MessagesBase`).
  */
 import { badRequest } from '../errors.js';
 import type { Message } from '../entities/message.js';

@@ -1,4 +1,4 @@
-/** Reading reminders: the API object (get-reminders.yaml `Reminder`) and a user's pending list. */
+/** Reading reminders: the API object (OpenAPI get-reminders `Reminder`) and a user's pending list. */
 import type { Reminder } from '../entities/realm-records.js';
 import type { User } from '../entities/user.js';
 import type { World } from '../world.js';

@@ -1,5 +1,5 @@
 /**
- * The API shape of a subscription (`Subscription` of get-subscriptions.yaml) and the three
+ * The API shape of a subscription (`Subscription` of OpenAPI get-subscriptions) and the three
  * subscription lists register returns.
  */
 import { createHash } from 'node:crypto';
@@ -39,7 +39,7 @@ export function subscriptionToApi(world: World, stream: Stream, sub: Subscriptio
 
 export type IncludeSubscribers = boolean | 'partial';
 
-/** `partial` still sends full lists below this size (get-subscriptions.yaml). */
+/** `partial` still sends full lists below this size (OpenAPI get-subscriptions). */
 export const MIN_PARTIAL_SUBSCRIBERS_CHANNEL_SIZE = 250;
 const RECENTLY_ACTIVE_MS = 14 * 86_400_000;
 

@@ -7,7 +7,7 @@ import { defineReducer, listOf, type State } from './registry.js';
 defineReducer('user_topic', (state, event) => {
   const topics = listOf(state, 'user_topics');
   if (!topics) return;
-  // Topic names match case-insensitively (update-user-topic.yaml).
+  // Topic names match case-insensitively (OpenAPI update-user-topic).
   const same = (t: State) => t.stream_id === event.stream_id && String(t.topic_name).toLowerCase() === String(event.topic_name).toLowerCase();
   const index = topics.findIndex(same);
   // The server keeps a row's first spelling while the event carries the request's; a client
