@@ -3,7 +3,7 @@
 test/support/event-schemas.json (the subset of components the event union reaches, with the
 validation keywords only). Run from the repository root:
 
-    python3 test/support/extract-event-schemas.py <path to the OpenAPI the real OpenAPI get-events description>
+    python3 test/support/extract-event-schemas.py <path to the OpenAPI description of GET /events, as YAML>
 """
 import json
 import sys
