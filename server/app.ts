@@ -134,26 +134,27 @@ export class ChatApp {
       return match.def.emptyMethodNotAllowed ? emptyResponse(405, { Allow: match.allowed.join(', ') }) : methodNotAllowed(match.allowed);
     }
     const { endpoint } = match;
-    const base: BaseContext = { app: this, world: this.world, request, params: posted ?? EMPTY_PARAMS, path: match.path };
-    const context: BaseContext | AuthedContext =
-      endpoint.auth === 'user' ? { ...base, user: authenticate(this.world, request.headers.get('authorization')) } : base;
+    const user = endpoint.auth === 'user' ? authenticate(this.world, request.headers.get('authorization')) : undefined;
     const params = posted ?? readParams(request);
-    return params instanceof Promise ? params.then((read) => this.invoke(endpoint, context, read)) : this.invoke(endpoint, context, params);
+    const invoke = (read: RequestParams) =>
+      this.invoke(endpoint, { app: this, world: this.world, request, params: read, path: match.path, ...(user ? { user } : {}) });
+    return params instanceof Promise ? params.then(invoke) : invoke(params);
   }
 
-  private invoke(endpoint: Endpoint, base: BaseContext, params: RequestParams): ApiResponse | Promise<ApiResponse> {
-    const context = { ...base, params };
+  private invoke(endpoint: Endpoint, context: BaseContext | AuthedContext, params = context.params): ApiResponse | Promise<ApiResponse> {
     (endpoint.gate as ((ctx: BaseContext) => void) | undefined)?.(context);
     const { values, consumed } = readDeclared(this.world, endpoint.params, params);
     const outcome = (endpoint.run as (ctx: BaseContext, args: unknown) => Outcome | Promise<Outcome>)(context, values);
     const envelope = (result: Outcome): ApiResponse => {
       if (result instanceof RawReply) return result.response;
       const reports = endpoint.reportsIgnored !== false && this.world.has(FEATURES.IGNORED_PARAMETERS_EVERYWHERE);
-      const ignored = reports ? [...sentNames(params)].filter((name) => name !== 'client' && !consumed.has(name)).sort(byCodePoint) : [];
+      const ignored =
+        reports && (params.body.size > 0 || params.query.size > 0)
+          ? [...sentNames(params)].filter((name) => name !== 'client' && !consumed.has(name)).sort(byCodePoint)
+          : [];
       return success(result, ignored);
     };
     return outcome instanceof Promise ? outcome.then(envelope) : envelope(outcome);
   }
 }
 
-const EMPTY_PARAMS: RequestParams = { body: new Map(), query: new Map(), files: [] };

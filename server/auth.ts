@@ -41,9 +41,31 @@ function decodeCredentials(header: string): { email: string; key: string } {
   return { email: (parts[0] as string).trim(), key: (parts[1] as string).trim() };
 }
 
+/**
+ * Headers that recently authenticated, to the user and key they named. A hit is re-checked
+ * against the user's current key, email and status, so a changed key or a deactivation takes
+ * effect at once; a miss takes the full, constant-time path.
+ */
+const recent = new WeakMap<World, Map<string, { user: User; email: string; key: string }>>();
+const RECENT_LIMIT = 1024;
+
 /** The authenticated user for a request's Authorization header, or an ApiError. */
 export function authenticate(world: World, header: string | undefined): User {
   if (header === undefined) throw unauthorized();
+  const hit = recent.get(world)?.get(header);
+  if (hit && hit.user.isActive && hit.user.apiKey === hit.key && hit.user.deliveryEmail.toLowerCase() === hit.email) return hit.user;
+  const user = authenticateFully(world, header);
+  let cache = recent.get(world);
+  if (!cache) {
+    cache = new Map();
+    recent.set(world, cache);
+  }
+  if (cache.size >= RECENT_LIMIT) cache.clear();
+  cache.set(header, { user, email: user.deliveryEmail.toLowerCase(), key: user.apiKey });
+  return user;
+}
+
+function authenticateFully(world: World, header: string): User {
   const { email, key } = decodeCredentials(header);
   if (!API_KEY.test(key)) throw unauthorized('Malformed API key');
   const user = world.usersByEmail.get(email.toLowerCase());

@@ -20,6 +20,9 @@ export interface RequestParams {
 }
 
 const decoder = new TextDecoder('utf-8', { fatal: false });
+/** Shared empty parts: most requests have no body and many no query string. */
+const NONE: ReadonlyMap<string, string> = new Map();
+const NO_FILES: readonly UploadedFile[] = [];
 
 function mediaType(request: ApiRequest): string {
   return (request.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
@@ -52,12 +55,11 @@ async function parseMultipart(request: ApiRequest): Promise<{ fields: Map<string
 
 /** Synchronous except for multipart bodies, which the platform's parser reads asynchronously. */
 export function readParams(request: ApiRequest): RequestParams | Promise<RequestParams> {
-  const query = new Map<string, string>();
-  for (const [key, value] of request.query) query.set(key, value);
-  const type = mediaType(request);
+  const query = request.query.length === 0 ? NONE : new Map<string, string>(request.query);
   if (request.method === 'GET' || request.method === 'HEAD' || request.body.length === 0) {
-    return { body: new Map(), query, files: [] };
+    return { body: NONE, query, files: NO_FILES };
   }
+  const type = mediaType(request);
   if (type === 'application/x-www-form-urlencoded') {
     const body = new Map<string, string>();
     for (const [key, value] of new URLSearchParams(decoder.decode(request.body))) body.set(key, value);

@@ -15,59 +15,86 @@ const tooLarge = (): ApiResponse =>
 
 function writeResponse(res: ServerResponse, response: ApiResponse, close = false): void {
   if (res.headersSent || res.destroyed) return;
-  const headers: Record<string, string | number> = { ...response.headers, 'Content-Length': Buffer.byteLength(response.body) };
-  if (close) headers.Connection = 'close';
+  // A flat [name, value, ...] list is the cheapest form node:http accepts.
+  const headers: string[] = [];
+  for (const name in response.headers) headers.push(name, response.headers[name] as string);
+  headers.push('Content-Length', String(Buffer.byteLength(response.body)));
+  if (close) headers.push('Connection', 'close');
   res.writeHead(response.status, headers);
   res.end(response.body);
 }
 
-/** The abort signal is made on first use: only long polls need it, and it costs per request. */
-function lazySignal(res: ServerResponse): () => AbortSignal {
-  let controller: AbortController | undefined;
-  return () => {
-    if (!controller) {
-      const made = new AbortController();
-      controller = made;
-      if (res.destroyed) made.abort();
+/**
+ * An ApiRequest read from node:http. The abort signal is made on first use: only long polls need
+ * it, and an AbortController plus a `close` listener on every response cost real throughput.
+ */
+class HttpApiRequest implements ApiRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly query: ReadonlyArray<readonly [string, string]>;
+  readonly headers: ReadonlyMap<string, string>;
+  private controller: AbortController | undefined;
+
+  /** Filled in once the body has been read. */
+  body: Uint8Array = EMPTY;
+
+  constructor(
+    req: IncomingMessage,
+    private readonly res: ServerResponse,
+  ) {
+    const target = req.url ?? '/';
+    const mark = target.indexOf('?');
+    this.path = mark === -1 ? target : target.slice(0, mark);
+    this.query = mark === -1 ? NO_QUERY : [...new URLSearchParams(target.slice(mark + 1))];
+    this.method = (req.method ?? 'GET').toUpperCase();
+    // From the raw list: building node's lazy `req.headers` object as well would cost per request.
+    this.headers = headerMap(req.rawHeaders);
+  }
+
+  get signal(): AbortSignal {
+    if (!this.controller) {
+      const controller = new AbortController();
+      this.controller = controller;
+      const res = this.res;
+      if (res.destroyed) controller.abort();
       else
         res.on('close', () => {
-          if (!res.writableFinished) made.abort();
+          if (!res.writableFinished) controller.abort();
         });
     }
-    return controller.signal;
-  };
+    return this.controller.signal;
+  }
 }
 
-function toApiRequest(req: IncomingMessage, body: Uint8Array, signal: () => AbortSignal): ApiRequest {
-  const target = req.url ?? '/';
-  const mark = target.indexOf('?');
-  const path = mark === -1 ? target : target.slice(0, mark);
-  const query = mark === -1 ? [] : [...new URLSearchParams(target.slice(mark + 1))];
+const NO_QUERY: ReadonlyArray<readonly [string, string]> = [];
+
+/** Lower-cased names; repeated headers joined with ", " as node:http does for most of them. */
+function headerMap(raw: readonly string[]): Map<string, string> {
   const headers = new Map<string, string>();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = (raw[i] as string).toLowerCase();
+    const value = raw[i + 1] as string;
+    const previous = headers.get(name);
+    headers.set(name, previous === undefined ? value : `${previous}, ${value}`);
   }
-  return {
-    method: (req.method ?? 'GET').toUpperCase(),
-    path,
-    query,
-    headers,
-    body,
-    get signal() {
-      return signal();
-    },
-    ...(req.socket.remoteAddress ? { remote: req.socket.remoteAddress } : {}),
-  };
+  return headers;
 }
 
 /** Collects the body, or answers 413 without reading further once it passes the limit. */
-function readBody(req: IncomingMessage, res: ServerResponse, maxBytes: number, done: (body: Uint8Array) => void): void {
+function readBody(
+  req: IncomingMessage,
+  res: ServerResponse,
+  headers: ReadonlyMap<string, string>,
+  maxBytes: number,
+  done: (body: Uint8Array) => void,
+): void {
   // Most requests (every GET) have no body: answer without waiting for the stream to end.
-  if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
+  const length = headers.get('content-length');
+  if (length === undefined && !headers.has('transfer-encoding')) {
     done(EMPTY);
     return;
   }
-  const declared = Number(req.headers['content-length'] ?? 0);
+  const declared = Number(length ?? 0);
   if (declared > maxBytes) {
     writeResponse(res, tooLarge(), true);
     req.destroy();
@@ -92,10 +119,11 @@ function readBody(req: IncomingMessage, res: ServerResponse, maxBytes: number, d
 
 export function createHttpServer(app: ChatApp, options: { maxBodyBytes?: number } = {}): Server {
   const maxBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const server = createServer({ keepAlive: true }, (req, res) => {
-    const signal = lazySignal(res);
-    readBody(req, res, maxBytes, (body) => {
-      app.handle(toApiRequest(req, body, signal)).then(
+  const server = createServer((req, res) => {
+    const request = new HttpApiRequest(req, res);
+    readBody(req, res, request.headers, maxBytes, (body) => {
+      request.body = body;
+      app.handle(request).then(
         (response) => writeResponse(res, response),
         () => res.destroy(),
       );

@@ -2,20 +2,27 @@
 import { ApiError } from '../lib/errors.js';
 import type { ApiResponse } from './request.js';
 
-const JSON_HEADERS = {
+const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'Content-Type': 'application/json',
   'Cache-Control': 'max-age=0, no-cache, no-store, must-revalidate, private',
-};
+});
 
 /** Compact JSON with a trailing newline, as the real server serialises. */
-export function jsonResponse(status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): ApiResponse {
-  return { status, headers: { ...JSON_HEADERS, ...headers }, body: `${JSON.stringify(body)}\n` };
+export function jsonResponse(status: number, body: unknown, headers?: Readonly<Record<string, string>>): ApiResponse {
+  return { status, headers: headers ? { ...JSON_HEADERS, ...headers } : JSON_HEADERS, body: `${JSON.stringify(body)}\n` };
 }
 
+const SUCCESS_PREFIX = '{"result":"success","msg":""';
+
+/**
+ * `{"result":"success","msg":"", ...data, "ignored_parameters_unsupported": [...]}`, written
+ * without copying `data` into a new object (this is the hot path of every request).
+ */
 export function success(data: Readonly<Record<string, unknown>>, ignored: readonly string[] = []): ApiResponse {
-  const body: Record<string, unknown> = { result: 'success', msg: '', ...data };
-  if (ignored.length > 0) body.ignored_parameters_unsupported = ignored;
-  return jsonResponse(200, body);
+  const fields = JSON.stringify(data);
+  let text = fields.length > 2 ? `${SUCCESS_PREFIX},${fields.slice(1, -1)}` : SUCCESS_PREFIX;
+  if (ignored.length > 0) text += `,"ignored_parameters_unsupported":${JSON.stringify(ignored)}`;
+  return { status: 200, headers: JSON_HEADERS, body: `${text}}\n` };
 }
 
 /** `result`, `msg`, then the error's data fields, then `code`: the real server's key order. */

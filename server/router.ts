@@ -87,9 +87,19 @@ function mergeSamePaths(defs: readonly RouteDef[]): RouteDef[] {
 export class Router {
   private readonly routes: CompiledRoute[];
   private readonly staticRoutes = new Map<string, CompiledRoute>();
+  /** Routes by their first (always static) segment, in declaration order: a path only tries its own. */
+  private readonly byFirstSegment = new Map<string, CompiledRoute[]>();
 
   constructor(defs: readonly RouteDef[]) {
     this.routes = mergeSamePaths(defs).map(compile);
+    for (const route of this.routes) {
+      const first = route.segments[0];
+      const key = first?.kind === 'static' ? first.text : '';
+      const list = this.byFirstSegment.get(key) ?? [];
+      list.push(route);
+      this.byFirstSegment.set(key, list);
+    }
+    if (this.byFirstSegment.has('')) throw new Error('every route must start with a static segment');
     // Fast path for routes without parameters; order still matters only among patterns.
     for (const route of this.routes) {
       if (route.segments.every((s) => s.kind === 'static') && !this.staticRoutes.has(route.def.path)) {
@@ -98,30 +108,42 @@ export class Router {
     }
   }
 
-  private available(world: World, def: RouteDef): Method[] {
-    const methods: Method[] = [];
-    for (const [method, endpoint] of Object.entries(def.methods) as Array<[Method, Endpoint]>) {
-      if (!endpoint.since || world.has(endpoint.since)) methods.push(method);
+  /** Methods of a route that exist at the world's feature level, worked out once per world. */
+  private readonly availability = new WeakMap<World, Map<RouteDef, { methods: Method[]; allowed: string[] }>>();
+
+  private available(world: World, def: RouteDef): { methods: Method[]; allowed: string[] } {
+    let perWorld = this.availability.get(world);
+    if (!perWorld) {
+      perWorld = new Map();
+      this.availability.set(world, perWorld);
     }
-    return methods;
+    let entry = perWorld.get(def);
+    if (!entry) {
+      const methods: Method[] = [];
+      for (const [method, endpoint] of Object.entries(def.methods) as Array<[Method, Endpoint]>) {
+        if (!endpoint.since || world.has(endpoint.since)) methods.push(method);
+      }
+      entry = { methods, allowed: methods.includes('GET') ? [...methods, 'HEAD'] : methods };
+      perWorld.set(def, entry);
+    }
+    return entry;
   }
 
   match(world: World, method: string, rawPath: string): RouteMatch {
     if (!rawPath.startsWith(`${API_PREFIX}/`)) return { kind: 'not-found' };
-    const path = decodePath(rawPath.slice(API_PREFIX.length));
+    const path = rawPath.includes('%') ? decodePath(rawPath.slice(API_PREFIX.length)) : rawPath.slice(API_PREFIX.length);
     const parts = path.split('/').slice(1);
     if (parts.length > 1 && parts[parts.length - 1] === '') parts.pop();
     const exact = this.staticRoutes.get(path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path);
-    for (const route of exact ? [exact] : this.routes) {
+    for (const route of exact ? [exact] : (this.byFirstSegment.get(parts[0] ?? '') ?? [])) {
       const captured = matchSegments(route, parts);
       if (!captured) continue;
-      const methods = this.available(world, route.def);
+      const { methods, allowed } = this.available(world, route.def);
       if (methods.length === 0) return { kind: 'not-found' };
-      const allowed = methods.includes('GET') ? [...methods, 'HEAD'] : [...methods];
-      if (method === 'OPTIONS') return { kind: 'options', allowed };
+      if (method === 'OPTIONS') return { kind: 'options', allowed: [...allowed] };
       const effective = (method === 'HEAD' ? 'GET' : method) as Method;
       const endpoint = methods.includes(effective) ? route.def.methods[effective] : undefined;
-      if (!endpoint) return { kind: 'method-not-allowed', allowed, def: route.def };
+      if (!endpoint) return { kind: 'method-not-allowed', allowed: [...allowed], def: route.def };
       return { kind: 'found', endpoint, path: captured, def: route.def };
     }
     return { kind: 'not-found' };

@@ -137,3 +137,19 @@ t.test('the development endpoints can be switched off', async (t) => {
   const settings = await s.anonymous.get('/server_settings');
   t.equal(settings.body.authentication_methods.dev, false);
 });
+
+t.test('a changed API key or email takes effect at once, even for a header that just worked', async (t) => {
+  const s = testServer();
+  const client = s.as('hamlet@zulip.com');
+  t.equal((await client.get('/users/me')).status, 200);
+  const hamlet = s.world.users.get(s.id('hamlet@zulip.com'))!;
+  const key = hamlet.apiKey;
+  hamlet.apiKey = 'B'.repeat(32);
+  t.same(errorOf(await client.get('/users/me')), unauthorizedWith('Invalid API key'));
+  hamlet.apiKey = key;
+  t.equal((await client.get('/users/me')).status, 200);
+  s.world.usersByEmail.delete('hamlet@zulip.com');
+  hamlet.deliveryEmail = 'prince@zulip.com';
+  s.world.usersByEmail.set('prince@zulip.com', hamlet);
+  t.same(errorOf(await client.get('/users/me')), unauthorizedWith('Invalid API key'));
+});
