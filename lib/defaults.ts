@@ -80,6 +80,8 @@ export interface SettingRules {
   readonly allowEveryone: boolean;
   readonly allowNobody: boolean;
   readonly allowInternet: boolean;
+  /** Absent means allowed; section 4.9 refuses `role:owners` for `can_mention_group`. */
+  readonly allowOwners?: boolean;
 }
 
 export const GROUP_SETTING_RULES: ReadonlyMap<GroupPermissionSetting, SettingRules> = new Map([
@@ -87,7 +89,8 @@ export const GROUP_SETTING_RULES: ReadonlyMap<GroupPermissionSetting, SettingRul
   ['can_join_group', { allowEveryone: false, allowNobody: true, allowInternet: false }],
   ['can_leave_group', { allowEveryone: true, allowNobody: true, allowInternet: false }],
   ['can_manage_group', { allowEveryone: false, allowNobody: true, allowInternet: false }],
-  ['can_mention_group', { allowEveryone: true, allowNobody: true, allowInternet: false }],
+  // Section 4.9 (real servers accept role:owners here; we follow the description).
+  ['can_mention_group', { allowEveryone: true, allowNobody: true, allowInternet: false, allowOwners: false }],
   ['can_remove_members_group', { allowEveryone: false, allowNobody: true, allowInternet: false }],
 ]);
 

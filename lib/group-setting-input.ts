@@ -15,6 +15,7 @@ export const groupSettingValue: Schema<GroupSettingInput> = union(
 const ruleFor = (rules: SettingRules, name: SystemGroupName): boolean => {
   if (name === 'role:everyone') return rules.allowEveryone;
   if (name === 'role:internet') return rules.allowInternet;
+  if (name === 'role:owners') return rules.allowOwners !== false;
   if (name === 'role:nobody') return rules.allowNobody;
   return true;
 };
