@@ -4,6 +4,9 @@
  * event emitted for every user. Reports the server's heap per queue and per held poll, its CPU
  * use while the polls sit idle, and the time from emitting until each client has its event.
  *
+ * The baseline, measured in the same run: a bare node:http server holding the same number of
+ * requests and answering them all at once with an event of the same size (the transport's floor).
+ *
  * The server runs in a child process (with --expose-gc, so heap figures are after a full GC);
  * this process is the clients. Client-side times include this process parsing every answer;
  * the server-side time (until the last answer is written) isolates the server.
@@ -79,6 +82,51 @@ async function serve(): Promise<void> {
   process.send?.({ ready: { url, users } satisfies Ready });
 }
 
+/** The baseline: holds every request and answers all of them with one prepared event on `emit`. */
+async function serveBare(): Promise<void> {
+  const { createServer } = await import('node:http');
+  const held: Array<import('node:http').ServerResponse> = [];
+  let emittedAt = 0;
+  let lastWrittenAt = 0;
+  let pending = 0;
+  let allWritten: (() => void) | undefined;
+  let round = 0;
+  const http = createServer((_req, res) => {
+    held.push(res);
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+  process.on('message', async (message: Command) => {
+    let value = 0;
+    if (message.op === 'heap') value = process.memoryUsage().heapUsed;
+    else if (message.op === 'waiting') value = held.length;
+    else if (message.op === 'emit') {
+      const body = `${JSON.stringify({
+        result: 'success',
+        msg: '',
+        events: [{ type: 'realm_user_settings_defaults', op: 'update', property: 'enter_sends', value: false, id: round++ }],
+        queue_id: '00000000-0000-4000-8000-000000000000',
+      })}\n`;
+      const answering = held.splice(0);
+      pending = answering.length;
+      emittedAt = performance.now();
+      for (const res of answering) {
+        res.on('finish', () => {
+          lastWrittenAt = performance.now();
+          if (--pending === 0) allWritten?.();
+        });
+        res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
+        res.end(body);
+      }
+    } else if (message.op === 'written') {
+      if (pending > 0) await new Promise<void>((resolve) => (allWritten = resolve));
+      value = lastWrittenAt - emittedAt;
+    }
+    process.send?.({ id: message.id, value });
+  });
+  process.send?.({ ready: { url, users: [{ authorization: 'Basic none' }] } satisfies Ready });
+}
+
 class Child {
   private nextId = 0;
   private readonly pending = new Map<number, (value: number) => void>();
@@ -88,8 +136,8 @@ class Child {
     });
   }
 
-  static start(): Promise<{ child: Child; ready: Ready }> {
-    const proc = fork(fileURLToPath(import.meta.url), ['--serve'], { execArgv: ['--expose-gc'], stdio: 'inherit' });
+  static start(mode: '--serve' | '--serve-bare'): Promise<{ child: Child; ready: Ready }> {
+    const proc = fork(fileURLToPath(import.meta.url), [mode], { execArgv: ['--expose-gc'], stdio: 'inherit' });
     const child = new Child(proc);
     return new Promise((resolve, reject) => {
       proc.once('message', (message: { ready: Ready }) => resolve({ child, ready: message.ready }));
@@ -137,7 +185,7 @@ async function round(child: Child, agent: Agent, ready: Ready, queueIds: readonl
   const received: number[] = [];
   let t0 = 0;
   const polls = queueIds.map((id, i) =>
-    call(agent, ready.url, 'GET', `/api/v1/events?queue_id=${id}&last_event_id=${index - 1}`, owner(i)).then((reply) => {
+    call(agent, ready.url, 'GET', `/api/v1/events?queue_id=${id}&last_event_id=${index - 1}&dont_block=false`, owner(i)).then((reply) => {
       received.push(performance.now() - t0);
       const events = (JSON.parse(reply.text) as { events: Array<{ type: string; id: number }> }).events;
       if (reply.status !== 200 || events.length !== 1 || events[0]?.id !== index) throw new Error(`unexpected answer: ${reply.status} ${reply.text}`);
@@ -155,7 +203,8 @@ async function main(): Promise<void> {
   const { values } = parseArgs({ options: { queues: { type: 'string', default: '1000' }, rounds: { type: 'string', default: '3' } } });
   const count = Number(values.queues);
   const rounds = Math.max(1, Number(values.rounds));
-  const { child, ready } = await Child.start();
+  const baselineRounds = await measureBaseline(count, rounds);
+  const { child, ready } = await Child.start('--serve');
   const agent = new Agent({ keepAlive: true, maxSockets: Infinity });
   try {
     const baseline = await child.ask('heap');
@@ -185,17 +234,38 @@ async function main(): Promise<void> {
     console.log(`  heap per queue:       ${kib((withQueues - baseline) / count)}  (server heap ${kib(baseline)} -> ${kib(withQueues)})`);
     console.log(`  heap per held poll:   ${kib((withPolls - withQueues) / count)}  (request, response, socket, timer)`);
     console.log(`  server CPU while idle: ${idleCpuMs.toFixed(1)} ms over 1000 ms with ${count} polls held`);
-    results.forEach(({ serverMs, sorted }, r) => {
+    const describe = (label: string, { serverMs, sorted }: Round): void => {
       const client = `p50 ${percentile(sorted, 50).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms, max ${(sorted.at(-1) ?? NaN).toFixed(1)} ms`;
-      console.log(`  round ${r + 1}${r === 0 ? ' (cold)' : '       '}: emit -> client has event ${client}; server wrote the last answer at ${serverMs.toFixed(1)} ms`);
-    });
+      console.log(`  ${label}: emit -> client has event ${client}; last answer written at ${serverMs.toFixed(1)} ms`);
+    };
+    results.forEach((result, r) => describe(`round ${r + 1}${r === 0 ? ' (cold)' : '       '}`, result));
+    baselineRounds.forEach((result, r) => describe(`bare ${r + 1}${r === 0 ? ' (cold) ' : '        '}`, result));
+    const warm = (list: readonly Round[]) => (list.length > 1 ? list.slice(1) : list);
+    const maxOf = (list: readonly Round[]) => warm(list).reduce((sum, r) => sum + (r.sorted.at(-1) ?? 0), 0) / warm(list).length;
+    console.log(`  every client has its event: ${maxOf(results).toFixed(1)} ms (reference) vs ${maxOf(baselineRounds).toFixed(1)} ms (bare node:http), ratio ${(maxOf(results) / maxOf(baselineRounds)).toFixed(2)}`);
   } finally {
     agent.destroy();
     child.process.kill();
   }
 }
 
-if (process.argv.includes('--serve')) void serve();
+/** The same rounds against the bare server: the floor any long-poll server pays for 1,000 answers. */
+async function measureBaseline(count: number, rounds: number): Promise<Round[]> {
+  const { child, ready } = await Child.start('--serve-bare');
+  const agent = new Agent({ keepAlive: true, maxSockets: Infinity });
+  try {
+    const ids = Array.from({ length: count }, (_, i) => `bare-${i}`);
+    const results: Round[] = [];
+    for (let r = 0; r < rounds; r++) results.push(await round(child, agent, ready, ids, r, async () => undefined));
+    return results;
+  } finally {
+    agent.destroy();
+    child.process.kill();
+  }
+}
+
+if (process.argv.includes('--serve-bare')) void serveBare();
+else if (process.argv.includes('--serve')) void serve();
 else
   main().catch((error: unknown) => {
     console.error(error);
