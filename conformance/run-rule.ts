@@ -93,12 +93,7 @@ export async function runRule(env: RunEnvironment, rule: Rule, settings: RuleRun
   const cleanupErrors = await scope.cleanups.runAll(scope.cleanupContext(cleanupAbort.signal), settings.cleanupTimeoutMs);
   cleanupAbort.abort(new Error('cleanup phase over'));
   return {
-    id: rule.id,
-    title: rule.title,
-    endpoint: rule.endpoint,
-    section: rule.section,
-    levels: rule.levels ?? {},
-    writes: rule.writes,
+    ...ruleIdentity(rule),
     outcome,
     durationMs: Math.round(performance.now() - started),
     ...(skipReason === undefined ? {} : { skipReason }),
@@ -110,15 +105,15 @@ export async function runRule(env: RunEnvironment, rule: Rule, settings: RuleRun
   };
 }
 
+/** The fields of a result that describe the rule itself (in report order). */
+function ruleIdentity(rule: Rule): Pick<RuleResult, 'id' | 'title' | 'endpoint' | 'section' | 'levels' | 'writes'> {
+  return { id: rule.id, title: rule.title, endpoint: rule.endpoint, section: rule.section, levels: rule.levels ?? {}, writes: rule.writes };
+}
+
 /** A result for a rule that was not run. */
 export function skippedResult(rule: Rule, reason: string): RuleResult {
   return {
-    id: rule.id,
-    title: rule.title,
-    endpoint: rule.endpoint,
-    section: rule.section,
-    levels: rule.levels ?? {},
-    writes: rule.writes,
+    ...ruleIdentity(rule),
     outcome: 'skipped',
     durationMs: 0,
     skipReason: reason,

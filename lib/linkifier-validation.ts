@@ -8,7 +8,7 @@
 import { ApiError, badRequest } from './errors.js';
 import type { Linkifier } from './entities/realm-records.js';
 import { checkRe2 } from './re2-syntax.js';
-import { compareCodePoints } from './topic-names.js';
+import { compareCodePoints } from './strings.js';
 import { parseUriTemplate } from './uri-template.js';
 
 const BLANK = 'This field cannot be blank.';

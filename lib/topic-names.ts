@@ -34,17 +34,6 @@ export const codePointLength = (text: string): number => {
   return n;
 };
 
-/** Python's string order (`sorted()`, `<`): by code point, not by UTF-16 unit. */
-export function compareCodePoints(a: string, b: string): number {
-  const x = [...a];
-  const y = [...b];
-  for (let i = 0; i < Math.min(x.length, y.length); i++) {
-    const d = (x[i] as string).codePointAt(0)! - (y[i] as string).codePointAt(0)!;
-    if (d !== 0) return d;
-  }
-  return x.length - y.length;
-}
-
 /** Python's `truncate_content`: cut to `max` code points, the last ones replaced by `suffix`. */
 export function truncateText(text: string, max: number, suffix: string): string {
   const chars = [...text];

@@ -111,7 +111,7 @@ export const USER_SETTINGS: readonly SettingDefinition[] = [
   string('default_language', 'en', undefined, undefined, false),
   bool('enable_login_emails', true, undefined, false),
   bool('enable_marketing_emails', true, undefined, false),
-  bool('allow_private_data_export', false, undefined, false),
+  bool('allow_private_data_export', false, 293, false),
   { name: 'dense_mode', kind: 'bool', stockDefault: true, patchable: true, removedAt: 364 },
 ];
 

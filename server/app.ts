@@ -6,6 +6,7 @@
 import { ApiError } from '../lib/errors.js';
 import { FEATURES } from '../lib/features.js';
 import { RateLimiter, type RateLimitRule } from '../lib/rate-limit.js';
+import { compareCodePoints } from '../lib/strings.js';
 import type { World } from '../lib/world.js';
 import { authenticate } from './auth.js';
 import { type AuthedContext, type BaseContext, type Endpoint, type Outcome, RawReply } from './endpoint.js';
@@ -33,17 +34,6 @@ export interface AppOptions {
 }
 
 export const DEFAULT_ZULIP_VERSION = '11.0-chat-api-reference';
-
-/** Python's sorted() order: by code point, not by UTF-16 unit. */
-function byCodePoint(a: string, b: string): number {
-  const x = [...a];
-  const y = [...b];
-  for (let i = 0; i < Math.min(x.length, y.length); i++) {
-    const d = (x[i] as string).codePointAt(0)! - (y[i] as string).codePointAt(0)!;
-    if (d !== 0) return d;
-  }
-  return x.length - y.length;
-}
 
 export class ChatApp {
   readonly world: World;
@@ -150,7 +140,7 @@ export class ChatApp {
       const reports = endpoint.reportsIgnored !== false && this.world.has(FEATURES.IGNORED_PARAMETERS_EVERYWHERE);
       const ignored =
         reports && (params.body.size > 0 || params.query.size > 0)
-          ? [...sentNames(params)].filter((name) => name !== 'client' && !consumed.has(name)).sort(byCodePoint)
+          ? [...sentNames(params)].filter((name) => name !== 'client' && !consumed.has(name)).sort(compareCodePoints)
           : [];
       return success(result, ignored);
     };

@@ -3,7 +3,7 @@
  * listen on a port (0 by default) so tests can start a fake server in milliseconds.
  */
 import type { AddressInfo } from 'node:net';
-import { type Clock, ManualClock, systemClock } from '../lib/clock.js';
+import { type Clock, systemClock } from '../lib/clock.js';
 import { buildWorld } from '../lib/fixture.js';
 import type { Fixture } from '../lib/fixture-schema.js';
 import type { World } from '../lib/world.js';

@@ -1,16 +1,10 @@
 import t from 'tap';
 import { linkAttachmentsInContent, onMessageDeleted, sweepUnusedAttachments, UNCLAIMED_ATTACHMENT_LIFETIME_MS } from '../lib/actions/attachments.js';
-import type { ChatEvent } from '../lib/events/hub.js';
-import { errorOf, type Reply, testServer, type TestServer } from './support/harness.js';
+import { recordEvents } from './support/events.js';
+import { bad, errorOf, type Reply, testServer, type TestServer } from './support/harness.js';
 
 const hamlet = 'hamlet@zulip.com';
 const othello = 'othello@zulip.com';
-
-function record(s: TestServer): Array<{ event: ChatEvent; users: number[] }> {
-  const seen: Array<{ event: ChatEvent; users: number[] }> = [];
-  s.world.events.subscribe((event, users) => seen.push({ event, users: [...users] }));
-  return seen;
-}
 
 type Part = readonly [field: string, fileName: string, content: string | Uint8Array];
 
@@ -46,12 +40,11 @@ function storeMessage(s: TestServer, email: string, content: string): number {
   return id;
 }
 
-const badRequest = (msg: string) => ({ status: 400, code: 'BAD_REQUEST', msg });
 const PATH = (realmId: number, name: string) => new RegExp(`^/user_uploads/${realmId}/[0-9a-f]{2}/[A-Za-z0-9_-]{24}/${name.replace(/[.]/g, '\\.')}$`);
 
 t.test('an upload answers uri, url and filename, stores the bytes and tells the owner', async (t) => {
   const s = testServer();
-  const events = record(s);
+  const events = recordEvents(s);
   const reply = await upload(s, hamlet, [['file', 'zulip.txt', 'zulip!']]);
   t.equal(reply.status, 200);
   t.same(Object.keys(reply.body), ['result', 'msg', 'uri', 'url', 'filename']);
@@ -62,7 +55,7 @@ t.test('an upload answers uri, url and filename, stores the bytes and tells the 
   t.equal(Buffer.from(attachment!.bytes).toString(), 'zulip!');
   t.equal(`/user_uploads/${attachment!.pathId}`, reply.body.url);
   const api = { id: attachment!.id, name: 'zulip.txt', path_id: attachment!.pathId, size: 6, create_time: s.world.now(), messages: [] };
-  t.same(events, [{ event: { type: 'attachment', op: 'add', attachment: api, upload_space_used: 6 }, users: [s.id(hamlet)] }]);
+  t.same(events, [{ event: { type: 'attachment', op: 'add', attachment: api, upload_space_used: 6 }, userIds: [s.id(hamlet)] }]);
   t.same((await s.as(hamlet).get('/attachments')).body, { result: 'success', msg: '', attachments: [api], upload_space_used: 6 });
 });
 
@@ -86,13 +79,13 @@ t.test('the stored name is the client name unquoted; the path uses a sanitized c
 
 t.test('upload errors: no file, more than one file, too large; nothing is stored', async (t) => {
   const s = testServer();
-  const events = record(s);
-  t.same(errorOf(await s.as(hamlet).post('/user_uploads', { file: 'not a file' })), badRequest('You must specify a file to upload'));
-  t.same(errorOf(await upload(s, hamlet, [], { note: 'only a field' })), badRequest('You must specify a file to upload'));
-  t.same(errorOf(await upload(s, hamlet, [['a', 'a.txt', 'a'], ['b', 'b.txt', 'b']])), badRequest('You may only upload one file at a time'));
+  const events = recordEvents(s);
+  t.same(errorOf(await s.as(hamlet).post('/user_uploads', { file: 'not a file' })), bad('You must specify a file to upload'));
+  t.same(errorOf(await upload(s, hamlet, [], { note: 'only a field' })), bad('You must specify a file to upload'));
+  t.same(errorOf(await upload(s, hamlet, [['a', 'a.txt', 'a'], ['b', 'b.txt', 'b']])), bad('You may only upload one file at a time'));
   s.world.realm.maxFileUploadSizeMib = 1;
   const tooBig = new Uint8Array(1024 * 1024 + 1);
-  t.same(errorOf(await upload(s, hamlet, [['f', 'big.bin', tooBig]])), badRequest("File is larger than this server's configured maximum upload size (1 MiB)."));
+  t.same(errorOf(await upload(s, hamlet, [['f', 'big.bin', tooBig]])), bad("File is larger than this server's configured maximum upload size (1 MiB)."));
   t.equal(s.world.attachments.size, 0);
   t.equal(events.length, 0);
   t.equal((await upload(s, hamlet, [['f', 'max.bin', tooBig.subarray(1)]])).status, 200, 'exactly the limit is accepted');
@@ -139,14 +132,14 @@ t.test("linking claims only the sender's own uploads, updates on edits, and tell
   const s = testServer();
   const mine = (await upload(s, hamlet, [['f', 'mine.txt', 'm']])).body.url;
   const theirs = (await upload(s, othello, [['f', 'theirs.txt', 't']])).body.url;
-  const events = record(s);
+  const events = recordEvents(s);
   const content = `see [mine](${mine}) and http://localhost:9991${theirs}`;
   const messageId = storeMessage(s, hamlet, content);
   linkAttachmentsInContent(s.world, messageId, content);
   const [own, other] = [...s.world.attachments.values()];
   t.same([...own!.messageIds], [messageId]);
   t.same([...other!.messageIds], [], "another user's upload is not claimed");
-  t.same(events.map((e) => [e.event.op, e.users]), [['update', [s.id(hamlet)]]]);
+  t.same(events.map((e) => [e.event.op, e.userIds]), [['update', [s.id(hamlet)]]]);
   t.same((events[0]!.event.attachment as { messages: unknown[] }).messages, [{ id: messageId, date_sent: s.world.now() }]);
   linkAttachmentsInContent(s.world, messageId, content);
   t.equal(events.length, 1, 'an unchanged reference sends nothing');
@@ -160,9 +153,9 @@ t.test('DELETE /attachments/{id}: only your own, with a remove event; others get
   await upload(s, hamlet, [['f', 'h.txt', 'hamlet']]);
   const hamletFile = [...s.world.attachments.values()][0]!;
   await upload(s, othello, [['f', 'o.txt', 'o']]);
-  const events = record(s);
-  t.same(errorOf(await s.as(othello).delete(`/attachments/${hamletFile.id}`)), badRequest('Invalid attachment'));
-  t.same(errorOf(await s.as(hamlet).delete('/attachments/999')), badRequest('Invalid attachment'));
+  const events = recordEvents(s);
+  t.same(errorOf(await s.as(othello).delete(`/attachments/${hamletFile.id}`)), bad('Invalid attachment'));
+  t.same(errorOf(await s.as(hamlet).delete('/attachments/999')), bad('Invalid attachment'));
   t.same(errorOf(await s.anonymous.delete(`/attachments/${hamletFile.id}`)), { status: 401, code: 'UNAUTHORIZED', msg: 'Not logged in: API authentication or user session required' });
   t.equal(s.world.attachments.size, 2);
   t.equal(events.length, 0);
@@ -171,7 +164,7 @@ t.test('DELETE /attachments/{id}: only your own, with a remove event; others get
   events.length = 0;
   const reply = await s.as(hamlet).delete(`/attachments/${hamletFile.id}`);
   t.same(reply.body, { result: 'success', msg: '' }, 'a file still referenced by a message can be deleted');
-  t.same(events, [{ event: { type: 'attachment', op: 'remove', attachment: { id: hamletFile.id }, upload_space_used: 1 }, users: [s.id(hamlet)] }]);
+  t.same(events, [{ event: { type: 'attachment', op: 'remove', attachment: { id: hamletFile.id }, upload_space_used: 1 }, userIds: [s.id(hamlet)] }]);
   t.notOk(s.world.attachments.has(hamletFile.id));
 });
 
@@ -183,7 +176,7 @@ t.test('a file is deleted when the last message referencing it is deleted', asyn
   const second = storeMessage(s, hamlet, url);
   linkAttachmentsInContent(s.world, first, url);
   linkAttachmentsInContent(s.world, second, url);
-  const events = record(s);
+  const events = recordEvents(s);
   onMessageDeleted(s.world, first);
   t.ok(s.world.attachments.has(attachment!.id), 'still referenced by the second message');
   t.equal(events.length, 0);
@@ -203,7 +196,7 @@ t.test('files never used are deleted a few weeks after upload, on the world cloc
   s.clock.advance(UNCLAIMED_ATTACHMENT_LIFETIME_MS);
   t.same(sweepUnusedAttachments(s.world), [], 'exactly five weeks old is not yet older than five weeks');
   s.clock.advance(1);
-  const events = record(s);
+  const events = recordEvents(s);
   const listed = (await s.as(hamlet).get('/attachments')).body;
   t.same(listed.attachments.map((a: { name: string }) => a.name), ['used.txt'], 'the listing runs the clean-up first');
   t.equal(listed.upload_space_used, 4);
@@ -219,7 +212,7 @@ async function sendToVerona(s: TestServer, email: string, content: string): Prom
 t.test('sending a message that links an upload claims it: GET /attachments lists the message', async (t) => {
   const s = testServer();
   const url = (await upload(s, hamlet, [['f', 'a.txt', 'a']])).body.url;
-  const events = record(s);
+  const events = recordEvents(s);
   const messageId = await sendToVerona(s, hamlet, `look: [a.txt](${url})`);
   const [attachment] = (await s.as(hamlet).get('/attachments')).body.attachments;
   t.same(attachment.messages, [{ id: messageId, date_sent: s.world.now() }]);

@@ -4,9 +4,8 @@
  * rule fails; against the unbroken server every one of them passes at several feature levels.
  */
 import t from 'tap';
-import { runSuite } from '../conformance/index.js';
 import type { ApiRequest, ApiResponse } from '../server/request.js';
-import { brokenApp, mapJsonBody, type Mutation } from './support/conformance.js';
+import { failedIds, failureLines, mapJsonBody, type Mutation, runOnReference } from './support/conformance.js';
 
 const CONTENT_RULES = ['message-history/*', 'push/*', 'report-message/*', 'linkifiers/*', 'reminders/*', 'attachments/*'];
 
@@ -186,23 +185,15 @@ const BREAKAGES: ReadonlyArray<{ what: string; rule: string; mutate: Mutation }>
 
 for (const level of [415, 300, 100]) {
   t.test(`every content rule passes against the unbroken reference server at feature level ${level}`, async (t) => {
-    const { app, handler } = brokenApp(undefined, level);
-    const result = await runSuite({ handler, numRuns: 10, seed: 1, only: CONTENT_RULES });
-    app.close();
-    t.same(
-      result.results.filter((r) => r.outcome === 'failed').map((r) => `${r.id}: ${r.failure?.message ?? ''}`),
-      [],
-    );
+    const result = await runOnReference({ featureLevel: level, numRuns: 10, seed: 1, only: CONTENT_RULES });
+    t.same(failureLines(result), []);
     t.ok(result.results.some((r) => r.outcome === 'passed'));
   });
 }
 
 for (const breakage of BREAKAGES) {
   t.test(`${breakage.rule} fails when ${breakage.what}`, async (t) => {
-    const { app, handler } = brokenApp(breakage.mutate);
-    const result = await runSuite({ handler, numRuns: 25, seed: 3, only: [breakage.rule] });
-    app.close();
-    const failed = result.results.filter((r) => r.outcome === 'failed').map((r) => r.id);
-    t.same(failed, [breakage.rule]);
+    const result = await runOnReference({ mutate: breakage.mutate, numRuns: 25, seed: 3, only: [breakage.rule] });
+    t.same(failedIds(result), [breakage.rule]);
   });
 }

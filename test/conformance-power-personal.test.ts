@@ -9,7 +9,7 @@ import { runSuite } from '../conformance/index.js';
 import { isAdministrator, isModeratorOrAbove, type User } from '../lib/entities/user.js';
 import type { ChatApp } from '../server/app.js';
 import type { ApiRequest, ApiResponse } from '../server/request.js';
-import { brokenApp, mapJsonBody, type Mutation } from './support/conformance.js';
+import { brokenApp, failedIds, failureLines, mapJsonBody, type Mutation, runOnReference } from './support/conformance.js';
 
 const PERSONAL_RULES = ['user-settings-defaults/*', 'presence/*', 'user-status/*', 'drafts/*', 'user-groups/*', 'user-group-subgroups/*', 'navigation-views/*'];
 
@@ -248,13 +248,8 @@ const BREAKAGES: ReadonlyArray<{ what: string; rule: string; mutate: Mutation }>
 
 for (const level of [415, 300, 100]) {
   t.test(`every personal-state rule passes against the unbroken reference server at feature level ${level}`, async (t) => {
-    const { app, handler } = brokenApp(undefined, level);
-    const result = await runSuite({ handler, numRuns: 10, seed: 1, only: PERSONAL_RULES });
-    app.close();
-    t.same(
-      result.results.filter((r) => r.outcome === 'failed').map((r) => `${r.id}: ${r.failure?.message ?? ''}`),
-      [],
-    );
+    const result = await runOnReference({ featureLevel: level, numRuns: 10, seed: 1, only: PERSONAL_RULES });
+    t.same(failureLines(result), []);
     t.ok(result.results.some((r) => r.outcome === 'passed'));
   });
 }
@@ -284,10 +279,7 @@ t.test('the personal-state rules leave the realm as they found it: defaults, sta
 
 for (const breakage of BREAKAGES) {
   t.test(`${breakage.rule} fails when ${breakage.what}`, async (t) => {
-    const { app, handler } = brokenApp(breakage.mutate);
-    const result = await runSuite({ handler, numRuns: 25, seed: 3, only: [breakage.rule] });
-    app.close();
-    const failed = result.results.filter((r) => r.outcome === 'failed').map((r) => r.id);
-    t.same(failed, [breakage.rule]);
+    const result = await runOnReference({ mutate: breakage.mutate, numRuns: 25, seed: 3, only: [breakage.rule] });
+    t.same(failedIds(result), [breakage.rule]);
   });
 }

@@ -4,10 +4,9 @@
  * limited to the rules of the area and few property runs, so the test stays fast.
  */
 import t from 'tap';
-import { runSuite } from '../conformance/index.js';
 import type { ChatApp } from '../server/app.js';
 import type { ApiRequest, ApiResponse } from '../server/request.js';
-import { brokenApp, mapJsonBody, type Mutation } from './support/conformance.js';
+import { failedIds, failureLines, mapJsonBody, type Mutation, runOnReference } from './support/conformance.js';
 
 const AREA = ['subscribe/*', 'subscriptions/*', 'subscriptions-list/*', 'unsubscribe/*', 'get-stream-id/*', 'typing/*', 'user-topics/*', 'mark-topic-as-read/*', 'deactivate-user/*'];
 
@@ -223,20 +222,15 @@ const BREAKAGES: ReadonlyArray<{ what: string; rule: string; mutate: Mutation }>
 
 t.test('every rule of the area passes against the unbroken reference server, at 415 and 207', async (t) => {
   for (const level of [415, 207]) {
-    const { app, handler } = brokenApp(undefined, level);
-    const result = await runSuite({ handler, numRuns: 10, seed: 3, only: AREA });
-    app.close();
-    t.same(result.results.filter((r) => r.outcome === 'failed').map((r) => `${r.id}: ${r.failure?.message}`), [], `level ${level}`);
+    const result = await runOnReference({ featureLevel: level, numRuns: 10, seed: 3, only: AREA });
+    t.same(failureLines(result), [], `level ${level}`);
     t.ok(result.results.filter((r) => r.outcome === 'passed').length >= 40, `level ${level}: most rules ran`);
   }
 });
 
 for (const breakage of BREAKAGES) {
   t.test(`the suite fails naming ${breakage.rule} when ${breakage.what}`, async (t) => {
-    const { app, handler } = brokenApp(breakage.mutate);
-    const result = await runSuite({ handler, numRuns: 10, seed: 4, only: [breakage.rule] });
-    app.close();
-    const failed = result.results.filter((r) => r.outcome === 'failed').map((r) => r.id);
-    t.same(failed, [breakage.rule]);
+    const result = await runOnReference({ mutate: breakage.mutate, numRuns: 10, seed: 4, only: [breakage.rule] });
+    t.same(failedIds(result), [breakage.rule]);
   });
 }

@@ -3,8 +3,7 @@
  * names the rule that caught the breakage. Against the unbroken server every rule passes.
  */
 import t from 'tap';
-import { runSuite } from '../conformance/index.js';
-import { brokenApp, mapJsonBody, type Mutation } from './support/conformance.js';
+import { failedIds, failureLines, mapJsonBody, type Mutation, runOnReference } from './support/conformance.js';
 
 const basicOf = (header: string | undefined): { email: string; key: string } | undefined => {
   if (!header?.startsWith('Basic ')) return undefined;
@@ -101,10 +100,8 @@ const BREAKAGES: ReadonlyArray<{ what: string; rule: string; mutate: Mutation }>
 ];
 
 t.test('every rule passes against the unbroken reference server', async (t) => {
-  const { app, handler } = brokenApp();
-  const result = await runSuite({ handler, numRuns: 10, seed: 1 });
-  app.close();
-  t.same(result.results.filter((r) => r.outcome === 'failed').map((r) => `${r.id}: ${r.failure?.message}`), []);
+  const result = await runOnReference({ numRuns: 10, seed: 1 });
+  t.same(failureLines(result), []);
   // Against the embedded server every identity exists, so the only skips are rules for older levels.
   const skippedForOtherReasons = result.results.filter(
     (r) => r.outcome === 'skipped' && !/feature level/.test(r.skipReason ?? ''),
@@ -115,12 +112,10 @@ t.test('every rule passes against the unbroken reference server', async (t) => {
 
 for (const breakage of BREAKAGES) {
   t.test(`the suite fails naming ${breakage.rule} when ${breakage.what}`, async (t) => {
-    const { app, handler } = brokenApp(breakage.mutate);
     // Only the broken rule's resource: enough to name it, and fast.
-    const result = await runSuite({ handler, numRuns: 25, seed: 2, only: [`${breakage.rule.split('/')[0]}/*`] });
-    app.close();
+    const result = await runOnReference({ mutate: breakage.mutate, numRuns: 25, seed: 2, only: [`${breakage.rule.split('/')[0]}/*`] });
     t.notOk(result.ok);
-    const failed = result.results.filter((r) => r.outcome === 'failed').map((r) => r.id);
+    const failed = failedIds(result);
     t.ok(failed.includes(breakage.rule), `failed rules: ${failed.join(', ')}`);
   });
 }

@@ -1,17 +1,11 @@
 import t from 'tap';
-import type { ChatEvent } from '../lib/events/hub.js';
 import { deleteAllDraftsOf } from '../lib/actions/drafts.js';
 import { draftsState } from '../lib/queries/drafts.js';
-import { errorOf, testServer, type TestServer } from './support/harness.js';
+import { recordEvents } from './support/events.js';
+import { bad, errorOf, testServer, type TestServer } from './support/harness.js';
 
 const IAGO = 'iago@zulip.com';
 const HAMLET = 'hamlet@zulip.com';
-
-function recordEvents(s: TestServer): Array<{ event: ChatEvent; userIds: readonly number[] }> {
-  const seen: Array<{ event: ChatEvent; userIds: readonly number[] }> = [];
-  s.world.events.subscribe((event, userIds) => seen.push({ event, userIds }));
-  return seen;
-}
 
 const streamDraft = (s: TestServer, extra: Record<string, unknown> = {}) => ({
   type: 'stream',
@@ -20,8 +14,6 @@ const streamDraft = (s: TestServer, extra: Record<string, unknown> = {}) => ({
   content: 'hello',
   ...extra,
 });
-
-const bad = (msg: string) => ({ status: 400, code: 'BAD_REQUEST', msg });
 
 async function createOne(s: TestServer, email: string, draft: Record<string, unknown>) {
   return s.as(email).post('/drafts', { drafts: [draft] });

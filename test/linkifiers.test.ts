@@ -1,25 +1,17 @@
 import t from 'tap';
 import { checkRe2 } from '../lib/re2-syntax.js';
 import { parseUriTemplate } from '../lib/uri-template.js';
-import type { ChatEvent } from '../lib/events/hub.js';
-import { errorOf, testServer, type TestServer } from './support/harness.js';
+import { recordEvents } from './support/events.js';
+import { bad, errorOf, testServer } from './support/harness.js';
 
 const iago = 'iago@zulip.com';
 const hamlet = 'hamlet@zulip.com';
-
-function record(s: TestServer): Array<{ event: ChatEvent; users: number[] }> {
-  const seen: Array<{ event: ChatEvent; users: number[] }> = [];
-  s.world.events.subscribe((event, users) => seen.push({ event, users: [...users] }));
-  return seen;
-}
 
 const FIXTURE = [
   { pattern: '#D(?P<id>[0-9]{2,8})', url_template: 'https://github.com/zulip/zulip-desktop/pull/{id}', id: 1 },
   { pattern: 'zulip-mobile#(?P<id>[0-9]{2,8})', url_template: 'https://github.com/zulip/zulip-mobile/pull/{id}', id: 2 },
   { pattern: 'zulip-(?P<repo>[a-zA-Z-_0-9]+)#(?P<id>[0-9]{2,8})', url_template: 'https://github.com/zulip/{repo}/pull/{id}', id: 3 },
 ];
-
-const badRequest = (msg: string) => ({ status: 400, code: 'BAD_REQUEST', msg });
 
 t.test('RE2 syntax: accepted patterns report their named groups', async (t) => {
   const cases: Array<[string, string[]]> = [
@@ -98,7 +90,7 @@ t.test('adding a linkifier requires an administrator before any parameter is rea
 
 t.test('adding a linkifier strips both fields, returns its id, puts it last and sends the whole list to every active user', async (t) => {
   const s = testServer();
-  const events = record(s);
+  const events = recordEvents(s);
   const reply = await s.as(iago).post('/realm/filters', { pattern: '  #(?P<id>[0-9]+) ', url_template: ' https://github.com/zulip/zulip/issues/{id}\n' });
   t.equal(reply.status, 200);
   t.same(Object.keys(reply.body).sort(), ['id', 'msg', 'result']);
@@ -108,7 +100,7 @@ t.test('adding a linkifier strips both fields, returns its id, puts it last and 
   t.equal(events.length, 1);
   t.same(events[0]!.event, { type: 'realm_linkifiers', realm_linkifiers: list });
   const active = [...s.world.users.values()].filter((u) => u.isActive && !u.isSystemBot).map((u) => u.id);
-  t.same([...events[0]!.users].sort((a, b) => a - b), active.sort((a, b) => a - b));
+  t.same([...events[0]!.userIds].sort((a, b) => a - b), active.sort((a, b) => a - b));
 });
 
 t.test('validation failures give the first message and an errors object, and change nothing', async (t) => {
@@ -127,9 +119,9 @@ t.test('validation failures give the first message and an errors object, and cha
   ];
   for (const [params, msg, errors] of cases) {
     const s = testServer();
-    const events = record(s);
+    const events = recordEvents(s);
     const reply = await s.as(iago).post('/realm/filters', params);
-    t.same(errorOf(reply), badRequest(msg), msg);
+    t.same(errorOf(reply), bad(msg), msg);
     t.same(reply.body.errors, errors, msg);
     t.same(Object.keys(reply.body.errors), Object.keys(errors), 'field errors come before __all__');
     t.equal(s.world.linkifiers.size, 3);
@@ -163,9 +155,9 @@ t.test('both fields are required; before level 176 the template is url_format_st
   t.equal(added.status, 200);
   t.same((await old.as(iago).get('/realm/linkifiers')).body.linkifiers.at(-1), { pattern: 'ZUL-(?P<id>\\d+)', url_format: 'https://realm.com/my_realm_filter/#hashtag/%(id)s', id: added.body.id });
   const noGroup = await old.as(iago).post('/realm/filters', { pattern: 'ZUL2-(?P<id>\\d+)', url_format_string: 'https://realm.com/my_realm_filter/' });
-  t.same(errorOf(noGroup), badRequest('Invalid URL format string.'));
+  t.same(errorOf(noGroup), bad('Invalid URL format string.'));
   t.same(noGroup.body.errors, { url_format_string: ['Invalid URL format string.'], __all__: ["Group 'id' in linkifier pattern is not present in URL format string."] });
-  t.same(errorOf(await old.as(iago).post('/realm/filters', { pattern: 'ZUL3-(?P<id>\\d+)', url_format_string: '$fgfg' })), badRequest('Enter a valid URL.'));
+  t.same(errorOf(await old.as(iago).post('/realm/filters', { pattern: 'ZUL3-(?P<id>\\d+)', url_format_string: '$fgfg' })), bad('Enter a valid URL.'));
 });
 
 t.test('at levels 167-175 url_format_string is consumed and url_template is the ignored one', async (t) => {
@@ -179,13 +171,13 @@ t.test('at levels 167-175 url_format_string is consumed and url_template is the 
 
 t.test('events follow the level: realm_filters tuples too before 176, only them before 54', async (t) => {
   const mid = testServer({ featureLevel: 100 });
-  const midEvents = record(mid);
+  const midEvents = recordEvents(mid);
   await mid.as(iago).post('/realm/filters', { pattern: 'A(?P<n>\\d)', url_format_string: 'https://a.com/%(n)s' });
   t.same(midEvents.map((e) => e.event.type), ['realm_linkifiers', 'realm_filters']);
   t.same((midEvents[1]!.event.realm_filters as unknown[]).at(-1), ['A(?P<n>\\d)', 'https://a.com/%(n)s', 4]);
   t.match((midEvents[0]!.event.realm_linkifiers as unknown[]).at(-1), { url_format: 'https://a.com/%(n)s', id: 4 });
   const early = testServer({ featureLevel: 53 });
-  const earlyEvents = record(early);
+  const earlyEvents = recordEvents(early);
   await early.as(iago).post('/realm/filters', { pattern: 'B', url_format_string: 'https://b.com/%(n)s' });
   t.same(earlyEvents.length, 0, 'a group mismatch is still refused');
   await early.as(iago).post('/realm/filters', { pattern: 'B(?P<n>\\d)', url_format_string: 'https://b.com/%(n)s' });
@@ -199,10 +191,10 @@ t.test('PATCH /realm/filters/{id} replaces both fields in place (level 57)', asy
   const s = testServer();
   t.same(errorOf(await s.as(hamlet).patch('/realm/filters/1')), { status: 400, code: 'UNAUTHORIZED_PRINCIPAL', msg: 'Must be an organization administrator' });
   t.same(errorOf(await s.as(iago).patch('/realm/filters/1', { pattern: 'a' })), { status: 400, code: 'REQUEST_VARIABLE_MISSING', msg: "Missing 'url_template' argument" });
-  t.same(errorOf(await s.as(iago).patch('/realm/filters/99', { pattern: 'a', url_template: 'b' })), badRequest('Linkifier not found.'));
+  t.same(errorOf(await s.as(iago).patch('/realm/filters/99', { pattern: 'a', url_template: 'b' })), bad('Linkifier not found.'));
   const dup = await s.as(iago).patch('/realm/filters/1', { pattern: FIXTURE[1]!.pattern, url_template: 'https://x/{id}' });
-  t.same(errorOf(dup), badRequest('Realm filter with this Realm and Pattern already exists.'));
-  const events = record(s);
+  t.same(errorOf(dup), bad('Realm filter with this Realm and Pattern already exists.'));
+  const events = recordEvents(s);
   const same = await s.as(iago).patch('/realm/filters/2', { pattern: FIXTURE[1]!.pattern, url_template: 'https://x/{id}' });
   t.equal(same.status, 200, 'keeping its own pattern is not a duplicate');
   t.same(same.body, { result: 'success', msg: '' });
@@ -215,8 +207,8 @@ t.test('PATCH /realm/filters/{id} replaces both fields in place (level 57)', asy
 t.test('DELETE /realm/filters/{id} removes it and keeps the order of the rest', async (t) => {
   const s = testServer();
   t.same(errorOf(await s.as(hamlet).delete('/realm/filters/2')), { status: 400, code: 'UNAUTHORIZED_PRINCIPAL', msg: 'Must be an organization administrator' });
-  t.same(errorOf(await s.as(iago).delete('/realm/filters/42')), badRequest('Linkifier not found.'));
-  const events = record(s);
+  t.same(errorOf(await s.as(iago).delete('/realm/filters/42')), bad('Linkifier not found.'));
+  const events = recordEvents(s);
   const reply = await s.as(iago).delete('/realm/filters/2', {}, { query: { extra: '1' } });
   t.same(reply.body, { result: 'success', msg: '' }, 'a plain view: no ignored_parameters_unsupported');
   t.same(events[0]!.event, { type: 'realm_linkifiers', realm_linkifiers: [FIXTURE[0], FIXTURE[2]] });
@@ -225,13 +217,13 @@ t.test('DELETE /realm/filters/{id} removes it and keeps the order of the rest', 
 t.test('PATCH /realm/linkifiers reorders (level 202) with its two errors', async (t) => {
   t.equal((await testServer({ featureLevel: 201 }).as(iago).patch('/realm/linkifiers', { ordered_linkifier_ids: [3, 2, 1] })).status, 405);
   const s = testServer();
-  const events = record(s);
-  t.same(errorOf(await s.as(iago).patch('/realm/linkifiers', { ordered_linkifier_ids: [1, 1, 2, 3] })), badRequest('The ordered list must not contain duplicated linkifiers'));
-  t.same(errorOf(await s.as(iago).patch('/realm/linkifiers', { ordered_linkifier_ids: [1, 1] })), badRequest('The ordered list must not contain duplicated linkifiers'), 'duplicates are checked first');
+  const events = recordEvents(s);
+  t.same(errorOf(await s.as(iago).patch('/realm/linkifiers', { ordered_linkifier_ids: [1, 1, 2, 3] })), bad('The ordered list must not contain duplicated linkifiers'));
+  t.same(errorOf(await s.as(iago).patch('/realm/linkifiers', { ordered_linkifier_ids: [1, 1] })), bad('The ordered list must not contain duplicated linkifiers'), 'duplicates are checked first');
   for (const ids of [[1, 2], [1, 2, 3, 4], [1, 2, 4]]) {
-    t.same(errorOf(await s.as(iago).patch('/realm/linkifiers', { ordered_linkifier_ids: ids })), badRequest('The ordered list must enumerate all existing linkifiers exactly once'));
+    t.same(errorOf(await s.as(iago).patch('/realm/linkifiers', { ordered_linkifier_ids: ids })), bad('The ordered list must enumerate all existing linkifiers exactly once'));
   }
-  t.same(errorOf(await s.as(iago).patch('/realm/linkifiers', { ordered_linkifier_ids: '[1,"2"]' })), badRequest('ordered_linkifier_ids[1] is not an integer'));
+  t.same(errorOf(await s.as(iago).patch('/realm/linkifiers', { ordered_linkifier_ids: '[1,"2"]' })), bad('ordered_linkifier_ids[1] is not an integer'));
   t.equal(events.length, 0);
   t.equal((await s.as(iago).patch('/realm/linkifiers', { ordered_linkifier_ids: [3, 1, 2] })).status, 200);
   const added = await s.as(iago).post('/realm/filters', { pattern: 'new', url_template: 'x' });
@@ -243,8 +235,8 @@ t.test('PATCH /realm/linkifiers reorders (level 202) with its two errors', async
 t.test('reordering an empty realm with [] succeeds without an event', async (t) => {
   const s = testServer();
   for (const id of [1, 2, 3]) await s.as(iago).delete(`/realm/filters/${id}`);
-  const events = record(s);
+  const events = recordEvents(s);
   t.equal((await s.as(iago).patch('/realm/linkifiers', { ordered_linkifier_ids: [] })).status, 200);
   t.equal(events.length, 0);
-  t.same(errorOf(await s.as(iago).patch('/realm/linkifiers', { ordered_linkifier_ids: [1] })), badRequest('The ordered list must enumerate all existing linkifiers exactly once'));
+  t.same(errorOf(await s.as(iago).patch('/realm/linkifiers', { ordered_linkifier_ids: [1] })), bad('The ordered list must enumerate all existing linkifiers exactly once'));
 });

@@ -1,5 +1,5 @@
 import t from 'tap';
-import type { ChatEvent } from '../lib/events/hub.js';
+import { recordEvents } from './support/events.js';
 import { errorOf, testServer, type TestServer } from './support/harness.js';
 
 const OTHELLO = 'othello@zulip.com';
@@ -11,12 +11,6 @@ async function send(s: TestServer, topic: string, to = 'Verona'): Promise<number
 }
 
 const isRead = (s: TestServer, id: number, userId = 12): boolean => s.world.messages.get(id)?.flags.get(userId)?.has('read') === true;
-
-function recordEvents(s: TestServer): Array<{ event: ChatEvent; userIds: readonly number[] }> {
-  const events: Array<{ event: ChatEvent; userIds: readonly number[] }> = [];
-  s.world.events.subscribe((event, userIds) => events.push({ event, userIds }));
-  return events;
-}
 
 t.test('marks the user\'s messages of the topic read and tells only that user', async (t) => {
   const s = testServer();

@@ -1,7 +1,7 @@
 import t from 'tap';
-import type { ChatEvent } from '../lib/events/hub.js';
 import type { Message } from '../lib/entities/message.js';
-import { errorOf, testServer, type TestServer } from './support/harness.js';
+import { recordEvents } from './support/events.js';
+import { bad, errorOf, testServer, type TestServer } from './support/harness.js';
 
 const HAMLET = 'hamlet@zulip.com';
 const IAGO = 'iago@zulip.com';
@@ -19,14 +19,6 @@ function message(s: TestServer, id: number): Message {
 }
 
 const topicOf = (m: Message): string => (m.recipient.kind === 'stream' ? m.recipient.topic : '');
-
-function recordEvents(s: TestServer): Array<{ event: ChatEvent; userIds: readonly number[] }> {
-  const events: Array<{ event: ChatEvent; userIds: readonly number[] }> = [];
-  s.world.events.subscribe((event, userIds) => events.push({ event, userIds }));
-  return events;
-}
-
-const bad = (msg: string) => ({ status: 400, code: 'BAD_REQUEST', msg });
 
 t.test('the sender edits content; history and last_edit_timestamp record it', async (t) => {
   const s = testServer();

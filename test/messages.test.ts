@@ -1,15 +1,10 @@
 import t from 'tap';
 import type { ChatEvent } from '../lib/events/hub.js';
+import { recordEvents } from './support/events.js';
 import { errorOf, testServer, type TestServer } from './support/harness.js';
 
 const HAMLET = 'hamlet@zulip.com';
 const IAGO = 'iago@zulip.com';
-
-function recordEvents(s: TestServer): Array<{ event: ChatEvent; userIds: readonly number[] }> {
-  const events: Array<{ event: ChatEvent; userIds: readonly number[] }> = [];
-  s.world.events.subscribe((event, userIds) => events.push({ event, userIds }));
-  return events;
-}
 
 async function sendToVerona(s: TestServer, params: Record<string, unknown> = {}, as = HAMLET): Promise<number> {
   const reply = await s.as(as).post('/messages', { type: 'stream', to: 'Verona', topic: 'test', content: 'hello', ...params });

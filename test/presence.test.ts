@@ -2,7 +2,7 @@ import t from 'tap';
 import type { ChatEvent } from '../lib/events/hub.js';
 import type { User } from '../lib/entities/user.js';
 import { presenceState } from '../lib/queries/presence.js';
-import { errorOf, testServer, type TestServer } from './support/harness.js';
+import { bad, errorOf, testServer, type TestServer } from './support/harness.js';
 
 const hamlet = 'hamlet@zulip.com';
 const othello = 'othello@zulip.com';
@@ -21,8 +21,6 @@ function presenceEvents(s: TestServer): Array<{ event: ChatEvent; userIds: reado
   });
   return seen;
 }
-
-const bad = (msg: string) => ({ status: 400, code: 'BAD_REQUEST', msg });
 
 t.test('bots are refused before parameters are read', async (t) => {
   const s = testServer();

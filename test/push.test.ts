@@ -1,17 +1,11 @@
 import t from 'tap';
 import { SIMULATED_RELAY_PUBLIC_KEY } from '../lib/actions/push-relay.js';
-import type { ChatEvent } from '../lib/events/hub.js';
 import { pushDevicesState } from '../lib/queries/push.js';
+import { recordEvents } from './support/events.js';
 import { errorOf, testServer, type TestServer } from './support/harness.js';
 
 const hamlet = 'hamlet@zulip.com';
 const BOT = 'default-bot@zulip.com';
-
-function record(s: TestServer): Array<{ event: ChatEvent; users: number[] }> {
-  const seen: Array<{ event: ChatEvent; users: number[] }> = [];
-  s.world.events.subscribe((event, users) => seen.push({ event, users: [...users] }));
-  return seen;
-}
 
 /** Lets the queued relay work run (it is scheduled after the response). */
 const relayRuns = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -72,13 +66,13 @@ t.test('parameters are validated in order before the push-service check', async 
 
 t.test('a registration is stored pending, then the relay turns it active with a push_device event', async (t) => {
   const s = testServer({ pushConfigured: true });
-  const events = record(s);
+  const events = recordEvents(s);
   const reply = await s.as(hamlet).post('/mobile_push/register', params(s));
   t.same(reply.body, { result: 'success', msg: '' });
   t.same(pushDevicesState(s.world, user(s)), { '2408': { status: 'pending', error_code: null } });
   await relayRuns();
   t.same(pushDevicesState(s.world, user(s)), { '2408': { status: 'active', error_code: null } });
-  t.same(events, [{ event: { type: 'push_device', push_account_id: '2408', status: 'active' }, users: [s.id(hamlet)] }]);
+  t.same(events, [{ event: { type: 'push_device', push_account_id: '2408', status: 'active' }, userIds: [s.id(hamlet)] }]);
   t.match(s.world.pushRegistrations[0], { userId: s.id(hamlet), pushAccountId: 2408, tokenKind: 'apns', pushPublicKey: 'push-public-key' });
 });
 
@@ -86,7 +80,7 @@ t.test('registering again with the same push account ID does nothing; another ID
   const s = testServer({ pushConfigured: true });
   await s.as(hamlet).post('/mobile_push/register', params(s));
   await relayRuns();
-  const events = record(s);
+  const events = recordEvents(s);
   t.equal((await s.as(hamlet).post('/mobile_push/register', params(s, { push_public_key: 'changed' }))).status, 200);
   await relayRuns();
   t.equal(events.length, 0);
@@ -99,7 +93,7 @@ t.test('registering again with the same push account ID does nothing; another ID
 
 t.test('the relay reports failures with their error codes; a correct retry clears the error', async (t) => {
   const s = testServer({ pushConfigured: true });
-  const events = record(s);
+  const events = recordEvents(s);
   const old = Math.floor(s.world.now() / 1000) - 2 * 24 * 3600;
   const failures: Array<[Record<string, unknown>, string]> = [
     [{ push_account_id: 1, bouncer_public_key: 'retired-key' }, 'INVALID_BOUNCER_PUBLIC_KEY'],

@@ -1,6 +1,6 @@
 import t from 'tap';
 import type { ChatEvent } from '../lib/events/hub.js';
-import { errorOf, testServer, type TestServer } from './support/harness.js';
+import { bad, errorOf, testServer, type TestServer } from './support/harness.js';
 
 const iago = 'iago@zulip.com';
 const desdemona = 'desdemona@zulip.com';
@@ -11,7 +11,6 @@ function record(s: TestServer): ChatEvent[] {
   return seen;
 }
 
-const bad = (msg: string) => ({ status: 400, code: 'BAD_REQUEST', msg });
 const group = (s: TestServer, name: Parameters<TestServer['world']['systemGroupId']>[0]) => s.world.systemGroupId(name);
 
 t.test('PATCH /realm is for administrators, checked before parameters', async (t) => {

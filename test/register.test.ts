@@ -190,6 +190,27 @@ t.test('include_subscribers was a JSON boolean before level 412', async (t) => {
   t.equal((await c.post('/register', { include_subscribers: 'true', fetch_event_types: [] })).status, 200);
 });
 
+t.test('realm_emoji lists every custom emoji by ID, deactivated ones marked, as GET /realm/emoji does', async (t) => {
+  const s = testServer();
+  const green = [...s.world.realmEmoji.values()].find((emoji) => emoji.name === 'green_tick');
+  if (green === undefined) throw new Error('the development realm has the green_tick emoji');
+  green.deactivated = true;
+  const { body } = await s.as('hamlet@zulip.com').post('/register', { fetch_event_types: ['realm_emoji'] });
+  t.same(keys(body), [...BASE_KEYS, 'realm_emoji'].sort());
+  t.same(body.realm_emoji, {
+    [String(green.id)]: {
+      id: String(green.id),
+      name: 'green_tick',
+      source_url: `/user_avatars/${s.world.realm.id}/emoji/images/${green.id}.png`,
+      still_url: null,
+      deactivated: true,
+      author_id: s.id(IAGO),
+    },
+  });
+  t.same(body.realm_emoji, (await s.as('hamlet@zulip.com').get('/realm/emoji')).body.emoji);
+  t.notOk('realm_emoji' in (await s.as('hamlet@zulip.com').post('/register', { fetch_event_types: ['realm'] })).body, 'only when wanted');
+});
+
 t.test('register needs authentication', async (t) => {
   const s = testServer();
   t.equal((await s.anonymous.post('/register', {})).status, 401);

@@ -1,7 +1,7 @@
 import t from 'tap';
 import type { Clock } from '../lib/clock.js';
-import type { ChatEvent } from '../lib/events/hub.js';
 import { createApp } from '../server/index.js';
+import { recordEvents } from './support/events.js';
 import { basic, Client, errorOf, testServer, type TestServer } from './support/harness.js';
 
 const HAMLET = 'hamlet@zulip.com';
@@ -19,12 +19,6 @@ const channelMessage = (s: TestServer, content = 'Test message') => post(s, { ty
 
 async function remind(s: TestServer, messageId: number, inSeconds: number, extra: Record<string, unknown> = {}, as = HAMLET) {
   return s.as(as).post('/reminders', { message_id: messageId, scheduled_delivery_timestamp: nowSeconds(s) + inSeconds, ...extra });
-}
-
-function recordEvents(s: TestServer): Array<{ event: ChatEvent; userIds: readonly number[] }> {
-  const events: Array<{ event: ChatEvent; userIds: readonly number[] }> = [];
-  s.world.events.subscribe((event, userIds) => events.push({ event, userIds }));
-  return events;
 }
 
 const channelContent = (id: number, content: string, note = '') =>

@@ -1,8 +1,7 @@
 import t from 'tap';
-import { bad, channelState, DESDEMONA, HAMLET, IAGO, recordEvents, SHIVA } from './support/channels.js';
+import { bad, channelState, DESDEMONA, HAMLET, IAGO, recordEvents, SHIVA, sub } from './support/channels.js';
 import { errorOf, testServer, type TestServer } from './support/harness.js';
 
-const sub = (s: TestServer, email: string, params: Record<string, unknown>) => s.as(email).post('/users/me/subscriptions', params);
 const create = (s: TestServer, email: string, name: string, extra: Record<string, unknown> = {}) =>
   sub(s, email, { subscriptions: [{ name }], ...extra });
 

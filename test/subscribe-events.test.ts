@@ -5,16 +5,15 @@ import {
   DESDEMONA,
   HAMLET,
   IAGO,
+  names,
   ofType,
   OTHELLO,
   POLONIUS,
   recordEvents,
   sortedIds,
+  sub,
 } from './support/channels.js';
-import { testServer, type TestServer } from './support/harness.js';
-
-const sub = (s: TestServer, email: string, params: Record<string, unknown>) => s.as(email).post('/users/me/subscriptions', params);
-const names = (...list: string[]) => list.map((name) => ({ name }));
+import { testServer } from './support/harness.js';
 
 t.test('a new public channel: stream/create to non-guests, subscription/add to each subscriber, peer_add to the rest, then its first message', async (t) => {
   const s = testServer();

@@ -2,11 +2,8 @@ import t from 'tap';
 import { channelPolicy, newSubscriptionMessagesAllowed } from '../lib/actions/subscription-notices.js';
 import type { Message } from '../lib/entities/message.js';
 import type { Stream } from '../lib/entities/stream.js';
-import { addSubscribedMembers, CORDELIA, DESDEMONA, HAMLET, IAGO, ofType, OTHELLO, recordEvents, sortedIds, userOf } from './support/channels.js';
+import { addSubscribedMembers, CORDELIA, DESDEMONA, HAMLET, IAGO, names, ofType, OTHELLO, recordEvents, sortedIds, sub, userOf } from './support/channels.js';
 import { testServer, type TestServer } from './support/harness.js';
-
-const sub = (s: TestServer, email: string, params: Record<string, unknown>) => s.as(email).post('/users/me/subscriptions', params);
-const names = (...list: string[]) => list.map((name) => ({ name }));
 
 const BOT = 'notification-bot@zulip.com';
 const mention = (s: TestServer, email: string) => `@_**${userOf(s, email).fullName}|${s.id(email)}**`;

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { compareCodePoints } from '../lib/topic-names.js';
+import { compareCodePoints } from '../lib/strings.js';
 import { subscriptionsState } from '../lib/queries/subscriptions.js';
 import { addSubscribedMembers, bad, CORDELIA, HAMLET, IAGO, OTHELLO, POLONIUS, sortedIds, userOf } from './support/channels.js';
 import { errorOf, testServer, type TestServer } from './support/harness.js';

@@ -6,15 +6,14 @@ import {
   DESDEMONA,
   HAMLET,
   IAGO,
+  names,
   OTHELLO,
   POLONIUS,
   recordEvents,
+  sub,
   userOf,
 } from './support/channels.js';
-import { errorOf, testServer, type TestServer } from './support/harness.js';
-
-const sub = (s: TestServer, email: string, params: Record<string, unknown>) => s.as(email).post('/users/me/subscriptions', params);
-const names = (...list: string[]) => list.map((name) => ({ name }));
+import { errorOf, testServer } from './support/harness.js';
 
 t.test('subscribing yourself answers subscribed keyed by user ID, then already_subscribed without events', async (t) => {
   const s = testServer();

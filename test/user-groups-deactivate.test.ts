@@ -1,13 +1,11 @@
 import t from 'tap';
 import { namedGroup } from '../lib/entities/group.js';
-import type { ChatEvent } from '../lib/events/hub.js';
-import { errorOf, testServer, type TestServer } from './support/harness.js';
+import { recordEvents } from './support/events.js';
+import { bad, errorOf, testServer, type TestServer } from './support/harness.js';
 
 const HAMLET = 'hamlet@zulip.com';
 const OTHELLO = 'othello@zulip.com';
 const DESDEMONA = 'desdemona@zulip.com';
-
-const bad = (msg: string) => ({ status: 400, code: 'BAD_REQUEST', msg });
 
 /** A group created by hamlet (who therefore manages it); returns its ID. */
 async function newGroup(s: TestServer, name: string, extra: Record<string, unknown> = {}): Promise<number> {
@@ -20,12 +18,6 @@ async function newGroup(s: TestServer, name: string, extra: Record<string, unkno
 }
 
 const deactivate = (s: TestServer, id: number, email = HAMLET) => s.as(email).post(`/user_groups/${id}/deactivate`);
-
-function recordEvents(s: TestServer): Array<{ event: ChatEvent; userIds: readonly number[] }> {
-  const seen: Array<{ event: ChatEvent; userIds: readonly number[] }> = [];
-  s.world.events.subscribe((event, userIds) => seen.push({ event, userIds }));
-  return seen;
-}
 
 t.test('the manager deactivates a group: it leaves the default listing and stays listed on request', async (t) => {
   const s = testServer();

@@ -1,9 +1,10 @@
 import t from 'tap';
-import { namedGroup, type SystemGroupName } from '../lib/entities/group.js';
+import { namedGroup } from '../lib/entities/group.js';
 import type { ChatEvent } from '../lib/events/hub.js';
 import { membershipNotices } from '../lib/actions/user-group-notices.js';
 import { activeRealmUserIds } from '../lib/queries/access.js';
-import { errorOf, testServer, type TestServer } from './support/harness.js';
+import { bad, errorOf, testServer, type TestServer } from './support/harness.js';
+import { sys } from './support/user-groups.js';
 
 const HAMLET = 'hamlet@zulip.com';
 const OTHELLO = 'othello@zulip.com';
@@ -19,8 +20,6 @@ function recordEvents(s: TestServer): Array<{ event: ChatEvent; userIds: readonl
   return seen;
 }
 
-const bad = (msg: string) => ({ status: 400, code: 'BAD_REQUEST', msg });
-const sys = (s: TestServer, name: SystemGroupName) => s.world.systemGroupId(name);
 const members = (s: TestServer, groupId: number) => [...(s.world.groups.get(groupId)?.members ?? [])].sort((a, b) => a - b);
 
 /** A group created by hamlet (so hamlet manages it), with the given members. */

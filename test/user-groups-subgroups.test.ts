@@ -1,20 +1,13 @@
 import t from 'tap';
-import { namedGroup, type SystemGroupName } from '../lib/entities/group.js';
-import type { ChatEvent } from '../lib/events/hub.js';
+import { namedGroup } from '../lib/entities/group.js';
 import { activeRealmUserIds } from '../lib/queries/access.js';
-import { errorOf, testServer, type TestServer } from './support/harness.js';
+import { recordEvents } from './support/events.js';
+import { bad, errorOf, testServer, type TestServer } from './support/harness.js';
+import { sys } from './support/user-groups.js';
 
 const HAMLET = 'hamlet@zulip.com';
 const OTHELLO = 'othello@zulip.com';
 
-function recordEvents(s: TestServer): Array<{ event: ChatEvent; userIds: readonly number[] }> {
-  const seen: Array<{ event: ChatEvent; userIds: readonly number[] }> = [];
-  s.world.events.subscribe((event, userIds) => seen.push({ event, userIds }));
-  return seen;
-}
-
-const bad = (msg: string) => ({ status: 400, code: 'BAD_REQUEST', msg });
-const sys = (s: TestServer, name: SystemGroupName) => s.world.systemGroupId(name);
 const subgroupsOf = (s: TestServer, id: number) => [...(s.world.groups.get(id)?.subgroups ?? [])].sort((a, b) => a - b);
 
 /** A group created by hamlet, who therefore manages it. */

@@ -1,16 +1,10 @@
 import t from 'tap';
-import type { ChatEvent } from '../lib/events/hub.js';
 import { userSettingsDefaultsState } from '../lib/queries/user-settings-defaults.js';
-import { errorOf, testServer, type TestServer } from './support/harness.js';
+import { recordEvents } from './support/events.js';
+import { errorOf, testServer } from './support/harness.js';
 
 const iago = 'iago@zulip.com';
 const PATH = '/realm/user_settings_defaults';
-
-function record(s: TestServer): Array<{ event: ChatEvent; userIds: readonly number[] }> {
-  const seen: Array<{ event: ChatEvent; userIds: readonly number[] }> = [];
-  s.world.events.subscribe((event, userIds) => seen.push({ event, userIds }));
-  return seen;
-}
 
 t.test('non-administrators get UNAUTHORIZED_PRINCIPAL before any parameter is parsed', async (t) => {
   const s = testServer();
@@ -26,7 +20,7 @@ t.test('non-administrators get UNAUTHORIZED_PRINCIPAL before any parameter is pa
 
 t.test('owners and administrators change defaults; values round-trip through register state', async (t) => {
   const s = testServer();
-  const reply = await s.as('desdemona@zulip.com').patch(PATH, {
+  const changes = {
     color_scheme: 2,
     enter_sends: false,
     web_home_view: 'recent_topics',
@@ -34,23 +28,15 @@ t.test('owners and administrators change defaults; values round-trip through reg
     notification_sound: 'ding',
     web_font_size_px: 18,
     resolved_topic_notice_auto_read_policy: 'never',
-  });
+  };
+  const reply = await s.as('desdemona@zulip.com').patch(PATH, changes);
   t.same(reply.body, { result: 'success', msg: '' });
-  const state = userSettingsDefaultsState(s.world);
-  t.match(state, {
-    color_scheme: 2,
-    enter_sends: false,
-    web_home_view: 'recent_topics',
-    emojiset: 'text',
-    notification_sound: 'ding',
-    web_font_size_px: 18,
-    resolved_topic_notice_auto_read_policy: 'never',
-  });
+  t.match(userSettingsDefaultsState(s.world), changes);
 });
 
 t.test('a request with no parameters succeeds and changes nothing', async (t) => {
   const s = testServer();
-  const seen = record(s);
+  const seen = recordEvents(s);
   const before = userSettingsDefaultsState(s.world);
   t.same((await s.as(iago).patch(PATH)).body, { result: 'success', msg: '' });
   t.same(userSettingsDefaultsState(s.world), before);
@@ -59,7 +45,7 @@ t.test('a request with no parameters succeeds and changes nothing', async (t) =>
 
 t.test('one realm_user_settings_defaults event per changed property, in parameter order, to all active users', async (t) => {
   const s = testServer();
-  const seen = record(s);
+  const seen = recordEvents(s);
   await s.as(iago).patch(PATH, { twenty_four_hour_time: true, color_scheme: 3, enter_sends: true });
   // enter_sends is already true in the development realm: no event for it.
   t.same(
@@ -107,7 +93,7 @@ t.test('invalid values get the real server messages and change nothing', async (
   for (const [params, msg] of cases) {
     const s = testServer();
     const before = userSettingsDefaultsState(s.world);
-    const seen = record(s);
+    const seen = recordEvents(s);
     t.same(errorOf(await s.as(iago).patch(PATH, { ...params, color_scheme: params.color_scheme ?? 2 })), { status: 400, code: 'BAD_REQUEST', msg }, msg);
     t.same(userSettingsDefaultsState(s.world), before, `${msg}: state unchanged`);
     t.equal(seen.length, 0);
@@ -155,6 +141,15 @@ t.test('settings follow their feature levels: missing below their level, dense_m
   const current = testServer();
   t.notOk('dense_mode' in userSettingsDefaultsState(current.world));
   t.ok('hide_ai_features' in userSettingsDefaultsState(current.world));
+});
+
+t.test('allow_private_data_export appears in the defaults and in user_settings from level 293', async (t) => {
+  for (const [level, present] of [[292, false], [293, true]] as const) {
+    const s = testServer({ featureLevel: level });
+    t.equal('allow_private_data_export' in userSettingsDefaultsState(s.world), present, `defaults at ${level}`);
+    const state = (await s.as(iago).post('/register', { fetch_event_types: ['user_settings'] })).body;
+    t.equal('allow_private_data_export' in state.user_settings, present, `user_settings at ${level}`);
+  }
 });
 
 t.test('web_channel_default_view accepts 3 from level 383 and 4 from level 401', async (t) => {

@@ -1,22 +1,14 @@
 import t from 'tap';
-import type { ChatEvent } from '../lib/events/hub.js';
 import { userStatusState } from '../lib/queries/user-status.js';
 import type { User } from '../lib/entities/user.js';
-import { errorOf, testServer, type TestServer } from './support/harness.js';
+import { recordEvents } from './support/events.js';
+import { bad, errorOf, testServer, type TestServer } from './support/harness.js';
 
 const iago = 'iago@zulip.com';
 const hamlet = 'hamlet@zulip.com';
 const othello = 'othello@zulip.com';
 
 const userOf = (s: TestServer, email: string): User => s.world.users.get(s.id(email)) as User;
-
-function record(s: TestServer): Array<{ event: ChatEvent; userIds: readonly number[] }> {
-  const seen: Array<{ event: ChatEvent; userIds: readonly number[] }> = [];
-  s.world.events.subscribe((event, userIds) => seen.push({ event, userIds }));
-  return seen;
-}
-
-const bad = (msg: string) => ({ status: 400, code: 'BAD_REQUEST', msg });
 
 t.test('a user sets a text and an emoji by name; GET returns them', async (t) => {
   const s = testServer();
@@ -37,7 +29,7 @@ t.test('GET status of a user who never set one is an empty object', async (t) =>
 
 t.test('the user_status event carries only the fields the request set, to users who can access the user', async (t) => {
   const s = testServer();
-  const seen = record(s);
+  const seen = recordEvents(s);
   await s.as(hamlet).post('/users/me/status', { status_text: 'busy' });
   t.same(seen[0]?.event, { type: 'user_status', user_id: s.id(hamlet), status_text: 'busy' });
   t.ok(seen[0]?.userIds.includes(s.id(othello)));
@@ -112,7 +104,7 @@ t.test('bots may not set their own status', async (t) => {
 
 t.test('away mirrors presence_enabled from level 148', async (t) => {
   const s = testServer();
-  const seen = record(s);
+  const seen = recordEvents(s);
   await s.as(hamlet).post('/users/me/status', { away: true });
   const user = s.world.users.get(s.id(hamlet));
   t.equal(user?.settings.get('presence_enabled'), false);
@@ -151,7 +143,7 @@ t.test('GET /users/{id}/status: unknown, bot and deactivated users are refused; 
 
 t.test('administrators set another user status (level 407); others get Insufficient permission', async (t) => {
   const s = testServer();
-  const seen = record(s);
+  const seen = recordEvents(s);
   const reply = await s.as(iago).post(`/users/${s.id(hamlet)}/status`, { status_text: '   at the beach  ', emoji_name: 'car', away: true });
   t.same(reply.body, { result: 'success', msg: '', ignored_parameters_unsupported: ['away'] });
   t.same((await s.as(othello).get(`/users/${s.id(hamlet)}/status`)).body.status, { status_text: 'at the beach', emoji_name: 'car', emoji_code: '1f697', reaction_type: 'unicode_emoji' });

@@ -1,17 +1,10 @@
 import t from 'tap';
-import type { ChatEvent } from '../lib/events/hub.js';
 import { mutedTopicsState, userTopicsState } from '../lib/queries/user-topics.js';
-import { errorOf, testServer, type TestServer } from './support/harness.js';
+import { recordEvents } from './support/events.js';
+import { bad, errorOf, testServer, type TestServer } from './support/harness.js';
 
 const HAMLET = 'hamlet@zulip.com';
 
-function recordEvents(s: TestServer): Array<{ event: ChatEvent; userIds: readonly number[] }> {
-  const seen: Array<{ event: ChatEvent; userIds: readonly number[] }> = [];
-  s.world.events.subscribe((event, userIds) => seen.push({ event, userIds }));
-  return seen;
-}
-
-const bad = (msg: string) => ({ status: 400, code: 'BAD_REQUEST', msg });
 const hamletOf = (s: TestServer) => {
   const user = s.world.users.get(s.id(HAMLET));
   if (!user) throw new Error('no hamlet');

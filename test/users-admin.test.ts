@@ -1,16 +1,10 @@
 import t from 'tap';
-import type { ChatEvent } from '../lib/events/hub.js';
+import { recordEvents } from './support/events.js';
 import { basic, Client, errorOf, testServer, type TestServer } from './support/harness.js';
 
 const iago = 'iago@zulip.com';
 const hamlet = 'hamlet@zulip.com';
 const desdemona = 'desdemona@zulip.com';
-
-function record(s: TestServer): Array<{ event: ChatEvent; userIds: readonly number[] }> {
-  const seen: Array<{ event: ChatEvent; userIds: readonly number[] }> = [];
-  s.world.events.subscribe((event, userIds) => seen.push({ event, userIds }));
-  return seen;
-}
 
 const clientFor = (s: TestServer, email: string, key: string): Client => new Client(s.app, basic(email, key));
 
@@ -18,7 +12,7 @@ const newUser = { email: 'newbie@zulip.com', password: 'pw-abc-123', full_name: 
 
 t.test('POST /users creates a member with a fresh API key that works at once', async (t) => {
   const s = testServer();
-  const seen = record(s);
+  const seen = recordEvents(s);
   const reply = await s.as(iago).post('/users', newUser);
   t.same(Object.keys(reply.body).sort(), ['msg', 'result', 'user_id']);
   const user = s.world.users.get(reply.body.user_id);
@@ -43,7 +37,7 @@ t.test('POST /users creates a member with a fresh API key that works at once', a
 
 t.test('a new user is announced first, then subscribed to the default channels: subscription/add to them, peer_add to the peers', async (t) => {
   const s = testServer();
-  const seen = record(s);
+  const seen = recordEvents(s);
   const id = (await s.as(iago).post('/users', newUser)).body.user_id as number;
   const order = seen.map((e) => `${e.event.type}/${String(e.event.op)}`);
   t.ok(order.indexOf('realm_user/add') < order.indexOf('subscription/peer_add'));
@@ -59,7 +53,7 @@ t.test('a new user is announced first, then subscribed to the default channels: 
 
 t.test('deactivating a user tells the peers of each private channel: its subscribers and administrators', async (t) => {
   const s = testServer();
-  const seen = record(s);
+  const seen = recordEvents(s);
   await s.as(iago).delete(`/users/${s.id(hamlet)}`);
   const coreTeam = s.streamId('core team');
   const peer = seen.filter((e) => e.event.type === 'subscription' && e.event.op === 'peer_remove' && (e.event.stream_ids as number[]).includes(coreTeam));
@@ -123,7 +117,7 @@ t.test('POST /users refuses bad names, bad emails and emails in use, creating no
 
 t.test('DELETE /users/{id} deactivates at once: the next request gets 401 Account is deactivated', async (t) => {
   const s = testServer();
-  const seen = record(s);
+  const seen = recordEvents(s);
   const othello = s.id('othello@zulip.com');
   t.same((await s.as(iago).delete(`/users/${othello}`)).body, { result: 'success', msg: '' });
   t.equal(s.world.users.get(othello)?.isActive, false);
@@ -190,7 +184,7 @@ t.test('deactivation_notification_comment exists from level 135', async (t) => {
 
 t.test('bots owned by the deactivated user are deactivated too', async (t) => {
   const s = testServer();
-  const seen = record(s);
+  const seen = recordEvents(s);
   const bot = s.id('outgoing-webhook@zulip.com');
   await s.as(iago).delete(`/users/${s.id('AARON@zulip.com')}`);
   t.equal(s.world.users.get(bot)?.isActive, false);
@@ -202,7 +196,7 @@ t.test('POST /users/{id}/reactivate restores access and announces it', async (t)
   const s = testServer();
   const othello = s.id('othello@zulip.com');
   await s.as(iago).delete(`/users/${othello}`);
-  const seen = record(s);
+  const seen = recordEvents(s);
   const reply = await s.as(iago).post(`/users/${othello}/reactivate`, { bogus: 1 });
   t.same(reply.body, { result: 'success', msg: '' }, 'no ignored_parameters_unsupported: the view does not parse parameters');
   t.equal((await s.as('othello@zulip.com').get('/users/me')).status, 200);
@@ -237,7 +231,7 @@ t.test('a bot cannot be reactivated while an active user has its name', async (t
 
 t.test('PATCH /users/{id} renames with a realm_user event; blank names are skipped', async (t) => {
   const s = testServer();
-  const seen = record(s);
+  const seen = recordEvents(s);
   const othello = s.id('othello@zulip.com');
   t.same((await s.as(iago).patch(`/users/${othello}`, { full_name: '  Othello the Moor ' })).body, { result: 'success', msg: '' });
   t.equal(s.world.users.get(othello)?.fullName, 'Othello the Moor');
@@ -250,7 +244,7 @@ t.test('PATCH /users/{id} renames with a realm_user event; blank names are skipp
 
 t.test('PATCH /users/{id} changes roles and keeps role system groups in sync', async (t) => {
   const s = testServer();
-  const seen = record(s);
+  const seen = recordEvents(s);
   const othello = s.id('othello@zulip.com');
   await s.as(iago).patch(`/users/${othello}`, { role: 300 });
   t.equal(s.world.users.get(othello)?.role, 300);
@@ -290,7 +284,7 @@ t.test('an error in one part of PATCH /users/{id} leaves every part unchanged', 
 
 t.test('PATCH /users/{id} sets and removes custom profile fields with events', async (t) => {
   const s = testServer();
-  const seen = record(s);
+  const seen = recordEvents(s);
   const othello = s.world.users.get(s.id('othello@zulip.com'));
   const reply = await s.as(iago).patch(`/users/${othello?.id}`, {
     profile_data: [
@@ -324,7 +318,7 @@ t.test('PATCH /users/{id} sets and removes custom profile fields with events', a
 
 t.test('below level 222 deactivation sends realm_user remove, and reactivation a realm_user add', async (t) => {
   const s = testServer({ featureLevel: 221 });
-  const seen = record(s);
+  const seen = recordEvents(s);
   const othello = s.id('othello@zulip.com');
   await s.as(iago).delete(`/users/${othello}`);
   t.same(seen.find((e) => e.event.type === 'realm_user')?.event, {
@@ -336,7 +330,7 @@ t.test('below level 222 deactivation sends realm_user remove, and reactivation a
   const add = seen.find((e) => e.event.type === 'realm_user' && e.event.op === 'add');
   t.equal((add?.event.person as { user_id: number }).user_id, othello);
   const current = testServer({ featureLevel: 222 });
-  const events = record(current);
+  const events = recordEvents(current);
   await current.as(iago).delete(`/users/${othello}`);
   t.equal(events.find((e) => e.event.type === 'realm_user')?.event.op, 'update');
 });

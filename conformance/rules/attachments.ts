@@ -9,7 +9,8 @@ import fc from 'fast-check';
 import type { ApiClient } from '../client/api-client.js';
 import { check, expectEqual, expectError, expectShape, expectSuccess } from '../expect/assert.js';
 import { type Infer, v } from '../expect/shape.js';
-import { expectUnauthorized, FAR_ID_FLOOR } from './message-fixtures.js';
+import { expectUnauthorized } from './credentials-required.js';
+import { FAR_ID_FLOOR } from './message-fixtures.js';
 import type { Rule, RuleContext } from './types.js';
 
 /** Levels of the upload response: `url` beside the deprecated `uri` (272), `filename` (285). */

@@ -8,15 +8,11 @@ import { basicAuthorization } from '../client/encode.js';
 import { check, expectEqual, expectError, expectShape, expectSuccess } from '../expect/assert.js';
 import { v } from '../expect/shape.js';
 import { caseVariant, printableText } from './arbitraries.js';
+import { expectUnauthorized } from './credentials-required.js';
 import type { Rule } from './types.js';
 
 /** Endpoints that need a user at every feature level (requests without credentials change nothing). */
 const AUTHED_GETS = ['/users/me', '/users', '/users/1', '/users/2147483000'];
-
-const expectUnauthorized = (reply: Parameters<typeof expectError>[0]) => {
-  expectError(reply, { status: 401, code: 'UNAUTHORIZED' });
-  check(/^basic/i.test(reply.headers['www-authenticate'] ?? ''), '401 must carry WWW-Authenticate: Basic ...', reply);
-};
 
 const noCredentials: Rule = {
   id: 'auth/no-credentials-unauthorized',

@@ -3,8 +3,15 @@
  * factory, so each resource file declares its own rule with its own id, endpoint and levels.
  */
 import fc from 'fast-check';
+import type { Reply } from '../client/api-client.js';
 import { check, expectError } from '../expect/assert.js';
 import type { FeatureRange, Rule } from './types.js';
+
+/** 401 `UNAUTHORIZED` with a Basic challenge (section 5.4). */
+export function expectUnauthorized(reply: Reply): void {
+  expectError(reply, { status: 401, code: 'UNAUTHORIZED' });
+  check(/^basic/i.test(reply.headers['www-authenticate'] ?? ''), '401 must carry WWW-Authenticate: Basic ...', reply);
+}
 
 export interface CredentialsRuleSpec {
   readonly id: string;
@@ -29,9 +36,7 @@ export function credentialsRequired(spec: CredentialsRuleSpec): Rule {
       const me = ctx.identity('user');
       const wrongKey = ctx.anonymous.withCredentials(me.email, `${me.apiKey.slice(0, -1)}${me.apiKey.endsWith('x') ? 'y' : 'x'}`);
       await ctx.property('no credentials or a wrong key', [fc.constantFrom(...spec.requests), fc.boolean()], async ([method, path, params], withWrongKey) => {
-        const reply = await (withWrongKey ? wrongKey : ctx.anonymous).call(method, path, params);
-        expectError(reply, { status: 401, code: 'UNAUTHORIZED' });
-        check(/^basic/i.test(reply.headers['www-authenticate'] ?? ''), '401 must carry WWW-Authenticate: Basic ...', reply);
+        expectUnauthorized(await (withWrongKey ? wrongKey : ctx.anonymous).call(method, path, params));
       }, { maxRuns: Math.max(2, spec.requests.length * 2) });
     },
   };

@@ -9,7 +9,7 @@ import { check, expectEqual, expectError, expectShape, expectSuccess } from '../
 import { v } from '../expect/shape.js';
 import { createOurs, guardOthers, LIST_LEVEL, linkifierPair, linkifierParams, listLinkifiers, REORDER_LEVEL, UPDATE_LEVEL, URL_TEMPLATE_LEVEL } from '../model/linkifiers.js';
 import { byCodePoint, unknownParamName } from './arbitraries.js';
-import { expectUnauthorized } from './message-fixtures.js';
+import { expectUnauthorized } from './credentials-required.js';
 import type { Rule } from './types.js';
 
 const IGNORED_EVERYWHERE = 167;

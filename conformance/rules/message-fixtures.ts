@@ -1,14 +1,15 @@
 /**
  * Fixtures shared by the rules on messages and the resources that hang off them (edit history,
  * reports, reminders): channels and messages the run creates, realm state read through
- * `POST /register`, and the "no credentials" check. Everything is looked up, never assumed, and
+ * `POST /register`. Everything is looked up, never assumed, and
  * every channel created here is archived (or, where the target cannot archive, left by each
  * identity the run subscribed) when the rule ends.
  */
-import type { ApiClient, Reply } from '../client/api-client.js';
+import type { ApiClient } from '../client/api-client.js';
 import type { IdentityName } from '../credentials/types.js';
-import { check, expectError, expectShape, expectSuccess } from '../expect/assert.js';
+import { expectShape, expectSuccess } from '../expect/assert.js';
 import { v } from '../expect/shape.js';
+import { streamIdOf } from './channel-fixtures.js';
 import type { RuleContext } from './types.js';
 
 /** A channel the run created. */
@@ -35,8 +36,7 @@ export async function createChannel(ctx: RuleContext, creator: IdentityName, lab
   const client = ctx.as(creator);
   const reply = await client.post('/users/me/subscriptions', { subscriptions: [{ name, description: '' }], invite_only: options.inviteOnly ?? false, principals });
   expectSuccess(reply);
-  const lookup = await client.get('/get_stream_id', { stream: name });
-  const id = expectShape(expectSuccess(lookup), v.object({ stream_id: v.int({ min: 1 }) }), 'body', lookup).stream_id;
+  const id = await streamIdOf(client, name);
   ctx.cleanup(`remove channel ${name}`, async (c) => {
     // Archiving needs an administrator of the channel; the creator is one on real servers.
     const archived = await c.as(creator).delete(`/streams/${id}`);
@@ -77,12 +77,6 @@ export async function editHistoryPolicy(client: ApiClient): Promise<string> {
 export async function maxMessageId(client: ApiClient): Promise<number> {
   const reply = await client.get('/users/me');
   return expectShape(expectSuccess(reply), v.object({ max_message_id: v.int() }), 'body', reply).max_message_id;
-}
-
-/** 401 `UNAUTHORIZED` with a Basic challenge (section 5.4). */
-export function expectUnauthorized(reply: Reply): void {
-  expectError(reply, { status: 401, code: 'UNAUTHORIZED' });
-  check(/^basic/i.test(reply.headers['www-authenticate'] ?? ''), '401 must carry WWW-Authenticate: Basic ...', reply);
 }
 
 /** An ID far above any message, reminder or attachment the target has (for "unknown" checks). */

@@ -11,7 +11,8 @@ import { check, expectError, expectShape, expectSuccess, fail } from '../expect/
 import { v } from '../expect/shape.js';
 import { type AppliedEdit, type ExpectedSnapshot, expectedHistory, type HistoryPolicy, historyProblems } from '../model/edit-history.js';
 import { byCodePoint, notJsonBoolean, unknownParamName } from './arbitraries.js';
-import { createChannel, editHistoryPolicy, expectUnauthorized, FAR_ID_FLOOR, fetchState, maxMessageId, type RunChannel, sendToChannel } from './message-fixtures.js';
+import { expectUnauthorized } from './credentials-required.js';
+import { createChannel, editHistoryPolicy, FAR_ID_FLOOR, fetchState, maxMessageId, type RunChannel, sendToChannel } from './message-fixtures.js';
 import type { Rule, RuleContext } from './types.js';
 
 /** Levels of section 2.5 and 4.10 (behaviour reference 1.8). */

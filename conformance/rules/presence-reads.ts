@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { check, expectEqual, expectError, expectShape, expectSuccess } from '../expect/assert.js';
 import { v } from '../expect/shape.js';
-import { checkFresh, LEGACY_WEBSITE_ONLY, legacyPresences, ownKeys, ownPresenceShown, presenceBody } from './presence-shapes.js';
+import { checkFresh, LEGACY_WEBSITE_ONLY, legacyPresences, ownPresence, presenceBody } from './presence-shapes.js';
 import type { Rule } from './types.js';
 
 /** Level 43: the single-user path accepts a user ID besides an email. */
@@ -23,8 +23,7 @@ const realmPresence: Rule = {
   needs: ['member', 'second-member'],
   async run(ctx) {
     const reporter = ctx.as('member');
-    const shown = await ownPresenceShown(reporter);
-    const { email } = await ownKeys(reporter);
+    const { shown, email } = await ownPresence(reporter);
     const posted = presenceBody(await reporter.post('/users/me/presence', { status: 'active', slim_presence: true }), 'modern', ctx.featureLevel);
     // Any user may read it (here another member).
     const reply = await ctx.as('second-member').get('/realm/presence');
@@ -51,8 +50,7 @@ const userPresence: Rule = {
   async run(ctx) {
     const reporter = ctx.as('member');
     const reader = ctx.as('second-member');
-    const shown = await ownPresenceShown(reporter);
-    const { email, id } = await ownKeys(reporter);
+    const { shown, email, id } = await ownPresence(reporter);
     await ctx.property('by ID or by email', [fc.constantFrom(String(id), email)], async (segment) => {
       const posted = presenceBody(await reporter.post('/users/me/presence', { status: 'active', slim_presence: true }), 'modern', ctx.featureLevel);
       const reply = await reader.get(`/users/${encodeURIComponent(segment)}/presence`);

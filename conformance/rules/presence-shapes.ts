@@ -63,15 +63,28 @@ export function checkFresh(timestamp: number, reference: number, what: string): 
  * Whether the caller's own reports show (section 3.3): the realm has presence enabled and the
  * user is not invisible (`presence_enabled`). Otherwise nothing about the own entry is asserted.
  */
-export async function ownPresenceShown(client: ApiClient): Promise<boolean> {
+async function ownPresenceShown(client: ApiClient): Promise<boolean> {
   const { body } = await registerState(client, ['realm', 'user_settings'], { client_capabilities: { user_settings_object: true } });
   const settings = objectField(body, 'user_settings') ?? body;
   return body.realm_presence_disabled !== true && settings.presence_enabled !== false;
 }
 
 /** The caller's API email (the key of legacy entries) and user ID. */
-export async function ownKeys(client: ApiClient): Promise<{ email: string; id: number }> {
+async function ownKeys(client: ApiClient): Promise<{ email: string; id: number }> {
   const reply = await client.get('/users/me');
   const me = expectShape(expectSuccess(reply), v.object({ email: v.string(), user_id: v.int() }), 'body', reply);
   return { email: me.email, id: me.user_id };
+}
+
+/** What rules about a reporter's own entry need: whether it shows at all, and its keys. */
+export interface OwnPresence {
+  readonly shown: boolean;
+  readonly email: string;
+  readonly id: number;
+}
+
+/** The caller's `OwnPresence`: its settings through `POST /register`, then `GET /users/me`. */
+export async function ownPresence(client: ApiClient): Promise<OwnPresence> {
+  const shown = await ownPresenceShown(client);
+  return { shown, ...(await ownKeys(client)) };
 }

@@ -8,10 +8,11 @@
 import fc from 'fast-check';
 import { check, expectAnyError, expectEqual, expectError, expectShape, expectSuccess } from '../expect/assert.js';
 import { v } from '../expect/shape.js';
-import { byCodePoint, caseVariant, notJsonBoolean, printableText, unknownParamName } from './arbitraries.js';
+import { caseVariant, notJsonBoolean, printableText } from './arbitraries.js';
 import { credentialsRequired } from './credentials-required.js';
-import { checkFresh, HISTORY_LIMIT_DAYS, LAST_UPDATE_ID, LEGACY_WEBSITE_ONLY, modernEntry, ownKeys, ownPresenceShown, presenceBody } from './presence-shapes.js';
+import { checkFresh, HISTORY_LIMIT_DAYS, LAST_UPDATE_ID, LEGACY_WEBSITE_ONLY, modernEntry, ownPresence, presenceBody } from './presence-shapes.js';
 import type { Rule } from './types.js';
+import { checkUnknownParamsReported } from './unknown-parameters.js';
 
 /** JSON numbers (`5`, ` 5`, `1e3`) may be read as integers: never offered as non-integers. */
 const isJsonNumber = (text: string): boolean => {
@@ -67,8 +68,7 @@ const legacyFormat: Rule = {
   needs: ['member'],
   async run(ctx) {
     const client = ctx.as('member');
-    const shown = await ownPresenceShown(client);
-    const { email } = await ownKeys(client);
+    const { shown, email } = await ownPresence(client);
     await ctx.property('new_user_input and explicit slim_presence=false', [fc.option(fc.boolean(), { nil: undefined }), fc.boolean()], async (input, explicit) => {
       const reply = await client.post(PATH, { status: 'active', new_user_input: input, slim_presence: explicit ? false : undefined });
       const body = presenceBody(reply, 'legacy', ctx.featureLevel);
@@ -91,8 +91,7 @@ const slimFormat: Rule = {
   needs: ['member'],
   async run(ctx) {
     const client = ctx.as('member');
-    const shown = await ownPresenceShown(client);
-    const { id } = await ownKeys(client);
+    const { shown, id } = await ownPresence(client);
     await ctx.property('active and idle reports', [fc.constantFrom('active', 'idle')], async (status) => {
       // An active report first, so the active timestamp is fresh whatever the second report says.
       expectSuccess(await client.post(PATH, { status: 'active', ping_only: true }));
@@ -117,8 +116,7 @@ const lastUpdateId: Rule = {
   needs: ['member'],
   async run(ctx) {
     const client = ctx.as('member');
-    const shown = await ownPresenceShown(client);
-    const { id } = await ownKeys(client);
+    const { shown, id } = await ownPresence(client);
     const first = presenceBody(await client.post(PATH, { status: 'active', last_update_id: -1 }), 'modern', ctx.featureLevel);
     if (shown) check(first.presences[String(id)] !== undefined, "with last_update_id=-1 the reporter's own entry must be returned");
     const current = first.presence_last_update_id ?? -1;
@@ -163,8 +161,7 @@ const historyLimit: Rule = {
   needs: ['member'],
   async run(ctx) {
     const client = ctx.as('member');
-    const shown = await ownPresenceShown(client);
-    const { id } = await ownKeys(client);
+    const { shown, id } = await ownPresence(client);
     await ctx.property('windows of 1 to 400 days', [fc.integer({ min: 1, max: 400 })], async (days) => {
       const reply = await client.post(PATH, { status: 'active', slim_presence: true, history_limit_days: days });
       const body = presenceBody(reply, 'modern', ctx.featureLevel);
@@ -204,8 +201,7 @@ const historyBefore: Rule = {
   needs: ['member'],
   async run(ctx) {
     const client = ctx.as('member');
-    const shown = await ownPresenceShown(client);
-    const { id } = await ownKeys(client);
+    const { shown, id } = await ownPresence(client);
     const reply = await client.post(PATH, { status: 'active', slim_presence: true, history_limit_days: 0 });
     const body = presenceBody(reply, 'modern', ctx.featureLevel);
     if (shown) check(body.presences[String(id)] !== undefined, "the reporter's own entry is missing: history_limit_days must have no effect", reply);
@@ -222,8 +218,7 @@ const pingOnly: Rule = {
   needs: ['member'],
   async run(ctx) {
     const client = ctx.as('member');
-    const shown = await ownPresenceShown(client);
-    const { id } = await ownKeys(client);
+    const { shown, id } = await ownPresence(client);
     const reply = await client.post(PATH, { status: 'active', ping_only: true, slim_presence: true });
     expectShape(expectSuccess(reply, { ignored: [] }), v.object({}, { forbidden: ['presences', 'server_timestamp'] }), 'body', reply);
     if (!shown) return;
@@ -280,11 +275,7 @@ const unknownIgnored: Rule = {
   needs: ['member'],
   async run(ctx) {
     const client = ctx.as('member');
-    const unknown = fc.uniqueArray(fc.tuple(unknownParamName(PARAMS), printableText()), { minLength: 1, maxLength: 4, selector: ([name]) => name });
-    await ctx.property('unknown names', [unknown], async (pairs) => {
-      const reply = await client.post(PATH, [['status', 'idle'], ['ping_only', 'true'], ...pairs]);
-      expectSuccess(reply, { ignored: pairs.map(([name]) => name).sort(byCodePoint) });
-    }, { maxRuns: 10 });
+    await checkUnknownParamsReported(ctx, { declared: PARAMS, send: (pairs) => client.post(PATH, [['status', 'idle'], ['ping_only', 'true'], ...pairs]), maxRuns: 10 });
   },
 };
 

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { check, expectError } from '../expect/assert.js';
 import { expectDocumentedError } from '../expect/deviation.js';
 import { printableText } from './arbitraries.js';
-import { expectUnauthorized } from './message-fixtures.js';
+import { expectUnauthorized } from './credentials-required.js';
 import type { Rule } from './types.js';
 
 const PUSH_LEVEL = 406;

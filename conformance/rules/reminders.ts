@@ -10,7 +10,8 @@ import { check, expectError, expectShape, expectSuccess } from '../expect/assert
 import { v } from '../expect/shape.js';
 import { createReminder, deletePending, LIST_DELETE_LEVEL, listReminders, minutesAhead, type ReminderModel, reminderCommands, type ReminderReal, seedReminders } from '../model/reminders.js';
 import { byCodePoint, unknownParamName } from './arbitraries.js';
-import { createChannel, expectUnauthorized, FAR_ID_FLOOR, maxMessageId, sendToChannel } from './message-fixtures.js';
+import { expectUnauthorized } from './credentials-required.js';
+import { createChannel, FAR_ID_FLOOR, maxMessageId, sendToChannel } from './message-fixtures.js';
 import type { Rule, RuleContext } from './types.js';
 
 const REMINDERS_LEVEL = 381;

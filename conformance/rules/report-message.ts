@@ -11,7 +11,8 @@ import type { ApiClient } from '../client/api-client.js';
 import { check, expectError, expectShape, expectSuccess, fail } from '../expect/assert.js';
 import { v } from '../expect/shape.js';
 import { byCodePoint, printableText, unknownParamName } from './arbitraries.js';
-import { createChannel, expectUnauthorized, FAR_ID_FLOOR, fetchState, maxMessageId, type RunChannel, sendToChannel } from './message-fixtures.js';
+import { expectUnauthorized } from './credentials-required.js';
+import { createChannel, FAR_ID_FLOOR, fetchState, maxMessageId, type RunChannel, sendToChannel } from './message-fixtures.js';
 import type { Rule, RuleContext } from './types.js';
 
 const REPORT_LEVEL = 382;

@@ -10,7 +10,7 @@ import { check, expectEqual, expectError, expectShape, expectSuccess } from '../
 import { v } from '../expect/shape.js';
 import { printableText } from './arbitraries.js';
 import { type Channel, channelExists, createChannels, highestUserId, ownSubscriptions, sorted, userDirectory } from './channel-fixtures.js';
-import { expectSubscribeOutcome } from './subscribe-support.js';
+import { expectSubscribeOutcome, memberSubscriber } from './subscribe-support.js';
 import type { Rule, RuleContext } from './types.js';
 
 /** Level 208: invalid or deactivated principals answer 400 BAD_REQUEST instead of 403 UNAUTHORIZED_PRINCIPAL. */
@@ -149,9 +149,7 @@ const notFatal: Rule = {
   writes: true,
   needs: ['admin', 'member'],
   async run(ctx) {
-    const member = ctx.as('member');
-    const me = ctx.identity('member').userId;
-    const directory = await userDirectory(ctx.as('admin'));
+    const { member, me, directory } = await memberSubscriber(ctx);
     const secret = await privateChannel(ctx, 'secret');
     const [open] = (await createChannels(ctx, 'admin', ['open'])) as [Channel];
     let joined = false;

@@ -3,10 +3,10 @@
  * `subscribed` / `already_subscribed` against what the rule expects, and channel-name text.
  */
 import fc from 'fast-check';
-import type { JsonObject, Reply } from '../client/api-client.js';
+import type { ApiClient, JsonObject, Reply } from '../client/api-client.js';
 import { expectEqual, expectShape, expectSuccess } from '../expect/assert.js';
 import { v } from '../expect/shape.js';
-import { type DirectoryUser, KEYED_BY_ID_LEVEL, namesUnder, responseKey, sorted } from './channel-fixtures.js';
+import { type DirectoryUser, KEYED_BY_ID_LEVEL, namesUnder, responseKey, sorted, userDirectory } from './channel-fixtures.js';
 import type { RuleContext } from './types.js';
 
 /** Every parameter some server version declares on subscribe (never "unknown" in generated names). */
@@ -41,6 +41,20 @@ export function subscribeResponseShape(level: number) {
 export interface ExpectedForUser {
   readonly subscribed: readonly string[];
   readonly already: readonly string[];
+}
+
+/** The member who subscribes in a rule, its ID, and the users the administrator sees (for outcome checks). */
+export interface MemberSubscriber {
+  readonly member: ApiClient;
+  readonly me: number;
+  readonly directory: Map<number, DirectoryUser>;
+}
+
+/** The `member` identity's client and ID, and the directory as the administrator sees it (`GET /users`). */
+export async function memberSubscriber(ctx: RuleContext): Promise<MemberSubscriber> {
+  const member = ctx.as('member');
+  const me = ctx.identity('member').userId;
+  return { member, me, directory: await userDirectory(ctx.as('admin')) };
 }
 
 /**

@@ -6,11 +6,12 @@
  */
 import fc from 'fast-check';
 import { check, expectEqual, expectError, expectShape, expectSuccess, fail } from '../expect/assert.js';
-import { caseVariant, notJsonBoolean, printableText, unknownParamName, byCodePoint } from './arbitraries.js';
+import { caseVariant, notJsonBoolean, printableText } from './arbitraries.js';
 import { type Channel, channelExists, createChannels, KEYED_BY_ID_LEVEL, ownSubscriptions, realmLimits, userDirectory } from './channel-fixtures.js';
-import { codePoints, expectSubscribeOutcome, forbiddenNameChar, SUBSCRIBE_PARAMS, textOfLength } from './subscribe-support.js';
+import { codePoints, expectSubscribeOutcome, forbiddenNameChar, memberSubscriber, SUBSCRIBE_PARAMS, textOfLength } from './subscribe-support.js';
 import { SUBSCRIPTION_LEVELS, subscriptionShape } from './subscription-shape.js';
 import type { Rule } from './types.js';
+import { checkUnknownParamsReported } from './unknown-parameters.js';
 
 const selfSubscribe: Rule = {
   id: 'subscribe/principals-omitted-subscribes-requester',
@@ -20,9 +21,7 @@ const selfSubscribe: Rule = {
   writes: true,
   needs: ['admin', 'member'],
   async run(ctx) {
-    const member = ctx.as('member');
-    const me = ctx.identity('member').userId;
-    const directory = await userDirectory(ctx.as('admin'));
+    const { member, me, directory } = await memberSubscriber(ctx);
     const channels = await createChannels(ctx, 'admin', ['self-a', 'self-b', 'self-c']);
     const mine = new Set<string>();
     ctx.cleanup('member leaves the channels', async (c) => void (await c.as('member').delete('/users/me/subscriptions', { subscriptions: channels.map((x) => x.name) })));
@@ -138,9 +137,7 @@ const caseInsensitive: Rule = {
   writes: true,
   needs: ['admin', 'member'],
   async run(ctx) {
-    const member = ctx.as('member');
-    const me = ctx.identity('member').userId;
-    const directory = await userDirectory(ctx.as('admin'));
+    const { member, me, directory } = await memberSubscriber(ctx);
     const [channel] = (await createChannels(ctx, 'admin', ['MixedCase'])) as [Channel];
     let subscribed = false;
     await ctx.property('case variants of the stored name', [caseVariant(channel.name)], async (variant) => {
@@ -270,10 +267,11 @@ const ignoredParameters: Rule = {
   async run(ctx) {
     const admin = ctx.as('admin');
     const [channel] = (await createChannels(ctx, 'admin', ['ignored'])) as [Channel];
-    const unknown = fc.uniqueArray(fc.tuple(unknownParamName(SUBSCRIBE_PARAMS), printableText(8)), { minLength: 1, maxLength: 4, selector: ([name]) => name });
-    await ctx.property('unknown names next to supported ones', [unknown], async (extra) => {
-      const reply = await admin.post('/users/me/subscriptions', [['subscriptions', [{ name: channel.name }]], ['announce', false], ...extra]);
-      expectSuccess(reply, { ignored: extra.map(([name]) => name).sort(byCodePoint) });
+    await checkUnknownParamsReported(ctx, {
+      declared: SUBSCRIBE_PARAMS,
+      label: 'unknown names next to supported ones',
+      valueLength: 8,
+      send: (extra) => admin.post('/users/me/subscriptions', [['subscriptions', [{ name: channel.name }]], ['announce', false], ...extra]),
     });
   },
 };

@@ -6,10 +6,11 @@
 import fc from 'fast-check';
 import { check, expectEqual, expectError, expectShape, expectSuccess, fail } from '../expect/assert.js';
 import { v } from '../expect/shape.js';
-import { byCodePoint, isJsonBoolean, notJsonBoolean, printableText, unknownParamName } from './arbitraries.js';
+import { isJsonBoolean, notJsonBoolean, printableText } from './arbitraries.js';
 import { type Channel, createChannels, ownSubscriptions, sorted } from './channel-fixtures.js';
 import { subscriptionShape } from './subscription-shape.js';
 import type { Rule } from './types.js';
+import { ignoredNames, unknownParams } from './unknown-parameters.js';
 
 /** Level 412: include_subscribers also accepts `partial`. */
 const PARTIAL_LEVEL = 412;
@@ -47,10 +48,10 @@ const includeSubscribers: Rule = {
     const member = ctx.identity('member').userId;
     const [channel] = (await createChannels(ctx, 'admin', ['subscribers'], { principals: [admin, member] })) as [Channel];
     const client = ctx.as('member');
-    const extras = ctx.featureLevel >= 167 ? fc.uniqueArray(fc.tuple(unknownParamName(['include_subscribers']), printableText(6)), { maxLength: 3, selector: ([name]) => name }) : fc.constant([]);
+    const extras = ctx.featureLevel >= 167 ? unknownParams(['include_subscribers'], { maxLength: 3, valueLength: 6 }) : fc.constant([]);
     await ctx.property('true, false or absent, with unknown parameters', [fc.option(fc.boolean(), { nil: undefined }), extras], async (include, extra) => {
       const reply = await client.get('/users/me/subscriptions', [['include_subscribers', include], ...extra]);
-      const body = expectSuccess(reply, { ignored: extra.map(([name]) => name).sort(byCodePoint) });
+      const body = expectSuccess(reply, { ignored: ignoredNames(extra) });
       const entries = expectShape(body.subscriptions, v.array(subscriptionShape(ctx.featureLevel, { includeSubscribers: include === true })), 'subscriptions', reply);
       const entry = entries.find((candidate) => candidate.stream_id === channel.streamId);
       if (!entry) fail(`channel ${channel.name} is not listed`, reply);

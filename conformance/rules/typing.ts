@@ -6,11 +6,13 @@
 import fc from 'fast-check';
 import { expectAnyError, expectError, expectShape, expectSuccess } from '../expect/assert.js';
 import { v } from '../expect/shape.js';
-import { byCodePoint, printableText, unknownParamName } from './arbitraries.js';
+import { printableText } from './arbitraries.js';
 import { highestUserId, userDirectory } from './channel-fixtures.js';
+import { expectPlainSuccess } from './plain-success.js';
 import type { Rule } from './types.js';
 import { rules as delivery } from './typing-delivery.js';
 import { channelTypes, channelTyping, directType, sharedChannel, topicText, TYPING } from './typing-support.js';
+import { ignoredNames, unknownParams } from './unknown-parameters.js';
 
 const TYPING_PARAMS = ['type', 'op', 'to', 'stream_id', 'topic', 'subject'];
 const simpleSuccess = v.object({ result: v.literal('success'), msg: v.string(), ignored_parameters_unsupported: v.optional(v.array(v.string())) }, { exact: true });
@@ -25,7 +27,7 @@ const directSucceeds: Rule = {
   async run(ctx) {
     const client = ctx.as('member');
     const ids = [...(await userDirectory(client)).values()].filter((user) => user.isActive).map((user) => user.userId);
-    const extras = ctx.featureLevel >= 167 ? fc.uniqueArray(fc.tuple(unknownParamName(TYPING_PARAMS), printableText(6)), { maxLength: 3, selector: ([name]) => name }) : fc.constant([]);
+    const extras = ctx.featureLevel >= 167 ? unknownParams(TYPING_PARAMS, { maxLength: 3, valueLength: 6 }) : fc.constant([]);
     await ctx.property(
       'op x type given or not x recipients x unknown parameters',
       [fc.constantFrom('start', 'stop'), fc.boolean(), fc.uniqueArray(fc.constantFrom(...ids), { minLength: 1, maxLength: 4 }), extras, fc.option(fc.integer({ min: 1, max: 2 ** 31 - 1 }), { nil: undefined })],
@@ -33,7 +35,7 @@ const directSucceeds: Rule = {
         // stream_id (level 215) is ignored for direct typing, even naming no channel.
         const ignoredStream = ctx.featureLevel >= TYPING.STREAM_ID && streamId !== undefined ? [['stream_id', streamId] as const] : [];
         const reply = await client.post('/typing', [['op', op], ['to', to], ...(withType ? [['type', directType(ctx.featureLevel)] as const] : []), ...ignoredStream, ...extra]);
-        expectShape(expectSuccess(reply, { ignored: extra.map(([name]) => name).sort(byCodePoint) }), simpleSuccess, 'body', reply);
+        expectShape(expectSuccess(reply, { ignored: ignoredNames(extra) }), simpleSuccess, 'body', reply);
       },
     );
   },
@@ -69,7 +71,7 @@ const channelSucceeds: Rule = {
     const ignoredTo = ctx.featureLevel >= TYPING.STREAM_ID ? fc.option(fc.array(fc.integer({ min: 1, max: 2 ** 31 - 1 }), { maxLength: 3 }), { nil: undefined }) : fc.constant(undefined);
     await ctx.property('type x op x topic x to', [fc.constantFrom(...channelTypes(ctx.featureLevel)), fc.constantFrom('start', 'stop'), topicText, ignoredTo], async (type, op, topic, to) => {
       const reply = await client.post('/typing', { ...channelTyping(ctx.featureLevel, type, op, channel, topic), ...(to === undefined ? {} : { to }) });
-      expectShape(expectSuccess(reply, { ignored: [] }), simpleSuccess, 'body', reply);
+      expectPlainSuccess(reply);
     }, { maxRuns: 10 });
   },
 };

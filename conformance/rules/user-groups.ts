@@ -55,7 +55,11 @@ async function createAndCheck(ctx: RuleContext, groups: RuleGroups, suffix: stri
   if (ctx.featureLevel >= GROUP_LEVELS.SUBGROUP_ENDPOINTS) expectEqual(await groupList(admin, id, 'members', true), ascending(members), 'GET members (direct)');
 }
 
-const createArbitraries = (ctx: RuleContext) => [nameSuffix, printableText(40), fc.subarray(humanIds(ctx))] as const;
+/** Creates groups of generated names, descriptions and members; each must be listed as created. */
+async function createGroupsAndCheck(ctx: RuleContext): Promise<void> {
+  const groups = new RuleGroups(ctx);
+  await ctx.property('names, descriptions and members', [nameSuffix, printableText(40), fc.subarray(humanIds(ctx))], (suffix, description, members) => createAndCheck(ctx, groups, suffix, description, members), { maxRuns: CREATE_RUNS });
+}
 
 const createReturnsId: Rule = {
   id: 'user-groups/create-returns-group-id',
@@ -65,10 +69,7 @@ const createReturnsId: Rule = {
   levels: { min: GROUP_LEVELS.CREATE_RETURNS_ID },
   writes: true,
   needs: ['admin'],
-  async run(ctx) {
-    const groups = new RuleGroups(ctx);
-    await ctx.property('names, descriptions and members', [...createArbitraries(ctx)], (suffix, description, members) => createAndCheck(ctx, groups, suffix, description, members), { maxRuns: CREATE_RUNS });
-  },
+  run: createGroupsAndCheck,
 };
 
 const createBefore317: Rule = {
@@ -79,10 +80,7 @@ const createBefore317: Rule = {
   levels: { max: GROUP_LEVELS.CREATE_RETURNS_ID - 1 },
   writes: true,
   needs: ['admin'],
-  async run(ctx) {
-    const groups = new RuleGroups(ctx);
-    await ctx.property('names, descriptions and members', [...createArbitraries(ctx)], (suffix, description, members) => createAndCheck(ctx, groups, suffix, description, members), { maxRuns: CREATE_RUNS });
-  },
+  run: createGroupsAndCheck,
 };
 
 const absentMember: Rule = {

@@ -8,13 +8,14 @@
 import fc from 'fast-check';
 import type { ApiClient, JsonObject } from '../client/api-client.js';
 import type { CleanupContext } from '../cleanup.js';
-import { check, expectEqual, expectError, expectShape, expectSuccess, fail } from '../expect/assert.js';
+import { check, expectEqual, expectError, expectSuccess, fail } from '../expect/assert.js';
 import { expectDocumentedError } from '../expect/deviation.js';
-import { v } from '../expect/shape.js';
-import { byCodePoint, printableText, unknownParamName } from './arbitraries.js';
+import { byCodePoint } from './arbitraries.js';
 import { credentialsRequired } from './credentials-required.js';
+import { expectPlainSuccess } from './plain-success.js';
 import { objectField, registerState } from './state-fetch.js';
 import type { Rule, RuleContext } from './types.js';
+import { ignoredNames, unknownParams } from './unknown-parameters.js';
 import { DENSE_MODE_REMOVED_AT, documentedLaterThan, invalidWire, SETTINGS, type SettingSpec, type SettingValue, settingsAt, validValue, wireOf } from './user-settings-catalog.js';
 
 export const ENDPOINT = 'PATCH /realm/user_settings_defaults';
@@ -39,7 +40,6 @@ export function restoreLater(ctx: RuleContext, original: JsonObject, touched: Se
   });
 }
 
-const successShape = v.object({ result: v.literal('success'), msg: v.literal(''), ignored_parameters_unsupported: v.optional(v.array(v.string())) }, { exact: true });
 
 /** One or more distinct settings with valid values at the level. */
 function validChanges(ctx: RuleContext, sounds: readonly string[], maxLength = 6): fc.Arbitrary<Array<[string, SettingValue]>> {
@@ -76,7 +76,7 @@ const validValues: Rule = {
     await ctx.property('settings and allowed values', [validChanges(ctx, soundsOf(original))], async (changes) => {
       for (const [name] of changes) touched.add(name);
       const reply = await admin.patch(PATH, changes.map(([name, value]) => [name, wireOf(value)] as const));
-      expectShape(expectSuccess(reply, { ignored: [] }), successShape, 'body', reply);
+      expectPlainSuccess(reply);
       const after = await readDefaults(admin);
       for (const [name, value] of changes) expectEqual(after[name], value, `realm_user_settings_defaults.${name}`);
     });
@@ -156,12 +156,12 @@ const unknownIgnored: Rule = {
     const original = await readDefaults(admin);
     const touched = new Set<string>();
     restoreLater(ctx, original, touched);
-    const names = fc.uniqueArray(fc.tuple(unknownParamName(RESERVED), printableText()), { minLength: 1, maxLength: 4, selector: ([name]) => name });
+    const names = unknownParams(RESERVED, { minLength: 1, maxLength: 4 });
     await ctx.property('unknown names with and without a valid setting', [names, fc.option(validChanges(ctx, soundsOf(original), 2), { nil: undefined })], async (unknown, changes) => {
       for (const [name] of changes ?? []) touched.add(name);
       const pairs: Array<readonly [string, string]> = [...unknown, ...(changes ?? []).map(([name, value]) => [name, wireOf(value)] as const)];
       const reply = await admin.patch(PATH, pairs);
-      expectSuccess(reply, { ignored: unknown.map(([name]) => name).sort(byCodePoint) });
+      expectSuccess(reply, { ignored: ignoredNames(unknown) });
       if (changes) {
         const after = await readDefaults(admin);
         for (const [name, value] of changes) expectEqual(after[name], value, `realm_user_settings_defaults.${name}`);

@@ -6,8 +6,8 @@
 import fc from 'fast-check';
 import { expectError, expectShape, expectSuccess } from '../expect/assert.js';
 import { v } from '../expect/shape.js';
-import { printableText, unknownParamName } from './arbitraries.js';
 import type { Rule, RuleContext } from './types.js';
+import { unknownParams } from './unknown-parameters.js';
 import { ENDPOINT } from './user-status.js';
 import { ADMIN_STATUS_LEVEL, expectStatusUnchanged, padded, readStatus, STATUS_TEXT_LIMIT, textOfLength, UNICODE_EMOJI } from './user-status-support.js';
 
@@ -48,8 +48,7 @@ const validText = padded(fc.integer({ min: 1, max: 20 }).chain(textOfLength)).ma
 const noNewValues = refusal({
   id: 'user-status/no-new-values-refused',
   title: 'a request with neither status_text nor emoji_name (nothing, or only unknown parameters) is refused',
-  params: () =>
-    fc.uniqueArray(fc.tuple(unknownParamName(['status_text', 'emoji_name', 'emoji_code', 'reaction_type', 'away']), printableText()), { maxLength: 3, selector: ([name]) => name }),
+  params: () => unknownParams(['status_text', 'emoji_name', 'emoji_code', 'reaction_type', 'away'], { maxLength: 3 }),
 });
 
 const textTooLong = refusal({

@@ -81,6 +81,20 @@ export async function restoreStatusLater(ctx: RuleContext, reader: ApiClient, us
   return status;
 }
 
+/** The administrator, the member whose status a rule changes, and that status (restored when the rule ends). */
+export interface MemberStatus {
+  readonly admin: ApiClient;
+  readonly target: number;
+  readonly before: StatusView;
+}
+
+/** Setup of the rules where an administrator changes the `member` identity's status. */
+export async function memberStatusSetup(ctx: RuleContext): Promise<MemberStatus> {
+  const admin = ctx.as('admin');
+  const target = ctx.identity('member').userId;
+  return { admin, target, before: await restoreStatusLater(ctx, admin, target) };
+}
+
 /** Status texts of exactly `length` code points (letters, accents, CJK, astral emoji, inner spaces). */
 export function textOfLength(length: number): fc.Arbitrary<string> {
   const char = fc.constantFrom('a', 'Z', 'é', '中', '😀', '-', '_', '𝒳');

@@ -6,17 +6,17 @@
  */
 import fc from 'fast-check';
 import { expectEqual, expectError, expectStatus, expectSuccess, fail } from '../expect/assert.js';
-import { byCodePoint, printableText, unknownParamName } from './arbitraries.js';
 import { credentialsRequired } from './credentials-required.js';
 import { expectPlainSuccess } from './plain-success.js';
 import type { Rule, RuleContext } from './types.js';
+import { checkUnknownParamsReported, type ParamPair } from './unknown-parameters.js';
 import {
   ADMIN_STATUS_LEVEL,
   codePoints,
   GET_STATUS_LEVEL,
+  memberStatusSetup,
   padded,
   readStatus,
-  restoreStatusLater,
   STATUS_TEXT_LIMIT,
   type StatusView,
   statusFields,
@@ -73,9 +73,8 @@ const adminSets: Rule = {
   writes: true,
   needs: ['admin', 'member'],
   async run(ctx) {
-    const admin = ctx.as('admin');
-    const target = ctx.identity('member').userId;
-    let current = statusFields(await restoreStatusLater(ctx, admin, target));
+    const { admin, target, before } = await memberStatusSetup(ctx);
+    let current = statusFields(before);
     const text = fc.option(padded(fc.integer({ min: 0, max: STATUS_TEXT_LIMIT }).chain(textOfLength)), { nil: undefined });
     await ctx.property('texts and emoji', [text, emojiChange], async (statusText, emoji) => {
       fc.pre(statusText !== undefined || emoji.kind !== 'none');
@@ -99,9 +98,8 @@ const textLimit: Rule = {
   writes: true,
   needs: ['admin', 'member'],
   async run(ctx) {
-    const admin = ctx.as('admin');
-    const target = ctx.identity('member').userId;
-    let current = statusFields(await restoreStatusLater(ctx, admin, target));
+    const { admin, target, before } = await memberStatusSetup(ctx);
+    let current = statusFields(before);
     const text = padded(fc.integer({ min: STATUS_TEXT_LIMIT - 3, max: STATUS_TEXT_LIMIT + 6 }).chain(textOfLength));
     await ctx.property('texts around the limit', [text], async (statusText) => {
       const reply = await admin.post(`/users/${target}/status`, { status_text: statusText });
@@ -136,9 +134,7 @@ const reactionTypes: Rule = {
   needs: ['admin', 'member'],
   deviation: 'extra-emoji-reaction-type',
   async run(ctx) {
-    const admin = ctx.as('admin');
-    const target = ctx.identity('member').userId;
-    await restoreStatusLater(ctx, admin, target);
+    const { admin, target } = await memberStatusSetup(ctx);
     const documented = 'service_extra_emoji';
     const real = 'zulip_extra_emoji';
     const reply = await admin.post(`/users/${target}/status`, { emoji_name: 'zulip', emoji_code: 'zulip', reaction_type: documented });
@@ -171,15 +167,10 @@ const unknownIgnored: Rule = {
   writes: true,
   needs: ['admin', 'member'],
   async run(ctx) {
-    const admin = ctx.as('admin');
-    const target = ctx.identity('member').userId;
-    await restoreStatusLater(ctx, admin, target);
+    const { admin, target } = await memberStatusSetup(ctx);
     // `away` was read by the first implementation at this level: never offered as unknown.
-    const names = fc.uniqueArray(fc.tuple(unknownParamName(['status_text', 'emoji_name', 'emoji_code', 'reaction_type', 'away']), printableText()), { minLength: 1, maxLength: 4, selector: ([name]) => name });
-    await ctx.property('unknown names', [names], async (pairs) => {
-      const reply = await admin.post(`/users/${target}/status`, [['status_text', ctx.runTag], ...pairs]);
-      expectSuccess(reply, { ignored: pairs.map(([name]) => name).sort(byCodePoint) });
-    }, { maxRuns: 10 });
+    const send = (pairs: ParamPair[]) => admin.post(`/users/${target}/status`, [['status_text', ctx.runTag], ...pairs]);
+    await checkUnknownParamsReported(ctx, { declared: ['status_text', 'emoji_name', 'emoji_code', 'reaction_type', 'away'], send, maxRuns: 10 });
   },
 };
 

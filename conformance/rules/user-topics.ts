@@ -10,12 +10,12 @@ import { check, expectEqual, expectError, expectShape, expectSuccess } from '../
 import { v } from '../expect/shape.js';
 import { caseVariant, printableText } from './arbitraries.js';
 import { type Channel, createChannels, fetchState, realmLimits } from './channel-fixtures.js';
+import { expectPlainSuccess } from './plain-success.js';
 import { codePoints, textOfLength } from './subscribe-support.js';
 import type { Rule, RuleContext } from './types.js';
 
 const LEVELS = { ENDPOINT: 170, FOLLOWED: 219, EMPTY_TOPIC: 334 } as const;
 
-const simpleSuccess = v.object({ result: v.literal('success'), msg: v.string(), ignored_parameters_unsupported: v.optional(v.array(v.string())) }, { exact: true });
 
 /** A `user_topics` entry of register (the real OpenAPI register-queue description, additionalProperties false). */
 const userTopicShape = v.object(
@@ -34,6 +34,11 @@ async function topicsIn(ctx: RuleContext, client: ApiClient, channel: Channel): 
   return entries.filter((entry) => entry.stream_id === channel.streamId);
 }
 
+/** Registers the removal of the member's policy for the topic when the rule ends. */
+function clearPolicyLater(ctx: RuleContext, label: string, streamId: number, topic: string): void {
+  ctx.cleanup(label, async (c) => void (await c.as('member').post('/user_topics', { stream_id: streamId, topic, visibility_policy: 0 })));
+}
+
 /** Topics (per rule context) whose removal is already registered. */
 const clearing = new WeakMap<RuleContext, Set<string>>();
 
@@ -45,7 +50,7 @@ async function setPolicy(ctx: RuleContext, client: ApiClient, channel: Channel, 
   const key = `${channel.streamId}:${topic}`;
   if (reply.status === 200 && policy !== 0 && !seen.has(key)) {
     seen.add(key);
-    ctx.cleanup(`clear the policy of ${topic}`, async (c) => void (await c.as('member').post('/user_topics', { stream_id: channel.streamId, topic, visibility_policy: 0 })));
+    clearPolicyLater(ctx, `clear the policy of ${topic}`, channel.streamId, topic);
   }
   return reply;
 }
@@ -73,7 +78,7 @@ const setAndReadBack: Rule = {
       const topic = [...`${ctx.name('topic')} ${tail}`].slice(0, maxTopicLength).join('').trim();
       for (const policy of [first, second]) {
         const reply = await setPolicy(ctx, client, channel, topic, policy);
-        expectShape(expectSuccess(reply, { ignored: [] }), simpleSuccess, 'body', reply);
+        expectPlainSuccess(reply);
         const mine = (await topicsIn(ctx, client, channel)).filter((entry) => entry.topic_name.toLowerCase() === topic.toLowerCase());
         expectEqual(mine.map((entry) => [entry.topic_name, entry.visibility_policy]), policy === 0 ? [] : [[topic, policy]], `user_topics for ${JSON.stringify(topic)} after policy ${policy}`);
       }
@@ -142,7 +147,7 @@ const emptyTopicName: Rule = {
     const channel = await memberChannel(ctx, 'empty-topic');
     const { emptyTopicDisplayName } = await realmLimits(client);
     check(typeof emptyTopicDisplayName === 'string' && emptyTopicDisplayName !== '', 'register gives no realm_empty_topic_display_name at level >= 334');
-    ctx.cleanup('clear the empty topic policy', async (c) => void (await c.as('member').post('/user_topics', { stream_id: channel.streamId, topic: '', visibility_policy: 0 })));
+    clearPolicyLater(ctx, 'clear the empty topic policy', channel.streamId, '');
     expectSuccess(await setPolicy(ctx, client, channel, emptyTopicDisplayName, 1));
     const entries = await topicsIn(ctx, client, channel);
     if (entries.length === 1 && entries[0]!.topic_name === emptyTopicDisplayName) {
@@ -187,7 +192,7 @@ const invalidValues: Rule = {
     const client = ctx.as('member');
     const channel = await memberChannel(ctx, 'topic-invalid');
     const complete: JsonObject = { stream_id: channel.streamId, topic: 'x', visibility_policy: 1 };
-    ctx.cleanup('clear topic x', async (c) => void (await c.as('member').post('/user_topics', { ...complete, visibility_policy: 0 })));
+    clearPolicyLater(ctx, 'clear topic x', channel.streamId, 'x');
     await ctx.property('one parameter left out', [fc.constantFrom('stream_id', 'topic', 'visibility_policy')], async (left) => {
       const params = Object.fromEntries(Object.entries(complete).filter(([name]) => name !== left));
       expectError(await client.post('/user_topics', params), { status: 400, code: 'REQUEST_VARIABLE_MISSING' });

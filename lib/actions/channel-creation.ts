@@ -13,7 +13,7 @@ import { activeUserIds, channelCreationAudience } from '../queries/channel-acces
 import { channelToApi } from '../queries/channels.js';
 import { hasGroupSetting } from '../queries/groups.js';
 import { render } from '../render.js';
-import { compareCodePoints } from '../topic-names.js';
+import { compareCodePoints } from '../strings.js';
 import type { World } from '../world.js';
 
 /** The request's settings for channels it creates; ignored for channels that already exist. */

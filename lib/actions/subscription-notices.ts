@@ -9,7 +9,7 @@ import type { Stream } from '../entities/stream.js';
 import type { User } from '../entities/user.js';
 import { FEATURES } from '../features.js';
 import { channelLinkSyntax, silentMention } from '../message-links.js';
-import { compareCodePoints } from '../topic-names.js';
+import { compareCodePoints } from '../strings.js';
 import type { World } from '../world.js';
 import { sendNotificationBotMessage } from './notification-bot.js';
 

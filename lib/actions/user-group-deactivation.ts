@@ -6,13 +6,10 @@
 import { ApiError, badRequest, insufficientPermission } from '../errors.js';
 import type { GroupSetting, UserGroup } from '../entities/group.js';
 import type { User } from '../entities/user.js';
-import type { Feature } from '../features.js';
+import { FEATURES } from '../features.js';
 import { activeRealmUserIds } from '../queries/access.js';
 import { canManageGroup } from '../queries/user-group-permissions.js';
 import type { World } from '../world.js';
-
-/** Level 298: an in-use group is refused with code CANNOT_DEACTIVATE_GROUP_IN_USE and its `objections`. */
-export const GROUP_IN_USE_ERROR: Feature = { level: 298, what: 'deactivating a group in use: CANNOT_DEACTIVATE_GROUP_IN_USE with objections' };
 
 /** Where a group is still in use (the real server's objection objects, in its order). */
 export type Objection =
@@ -68,7 +65,7 @@ export function deactivateUserGroup(world: World, actor: User, groupId: number):
   const objections = groupObjections(world, group);
   if (objections.length > 0) {
     const msg = 'Cannot deactivate user group in use.';
-    throw world.has(GROUP_IN_USE_ERROR) ? new ApiError('CANNOT_DEACTIVATE_GROUP_IN_USE', 400, msg, { objections }) : badRequest(msg);
+    throw world.has(FEATURES.GROUP_IN_USE_ERROR) ? new ApiError('CANNOT_DEACTIVATE_GROUP_IN_USE', 400, msg, { objections }) : badRequest(msg);
   }
   group.deactivated = true;
   const everyone = activeRealmUserIds(world);

@@ -9,7 +9,6 @@ import type { RealmPermissionSetting } from '../entities/realm.js';
 import { type Feature, FEATURES } from '../features.js';
 import type { World } from '../world.js';
 import { groupSettingToApi } from './groups.js';
-import { REGISTER_GATES as G } from './register-gates.js';
 import type { Fields } from './state-fields.js';
 
 interface RealmSettingDef {
@@ -32,34 +31,34 @@ const def = (name: string, since: Feature, defaultGroup: SystemGroupName, allowE
 
 /** In the order the real OpenAPI register-queue description lists them. */
 const REALM_SETTINGS: readonly RealmSettingDef[] = [
-  def('can_add_custom_emoji_group', G.ADD_CUSTOM_EMOJI_GROUP, 'role:members'),
-  def('can_add_subscribers_group', G.ADD_SUBSCRIBERS_GROUP, 'role:members'),
-  def('can_delete_any_message_group', G.DELETE_ANY_MESSAGE_GROUP, 'role:administrators'),
-  def('can_delete_own_message_group', G.DELETE_OWN_MESSAGE_GROUP, 'role:everyone', true),
-  def('can_set_delete_message_policy_group', G.SET_DELETE_POLICY_GROUP, 'role:moderators'),
-  def('can_set_topics_policy_group', G.TOPICS_POLICY, 'role:moderators'),
-  def('can_invite_users_group', G.INVITE_USERS_GROUP, 'role:members'),
-  def('can_mention_many_users_group', G.MENTION_MANY_USERS_GROUP, 'role:administrators', true),
-  def('can_move_messages_between_channels_group', G.MOVE_BETWEEN_CHANNELS_GROUP, 'role:members'),
-  def('can_move_messages_between_topics_group', G.MOVE_BETWEEN_TOPICS_GROUP, 'role:everyone', true),
-  def('can_create_groups', G.CREATE_GROUPS, 'role:members'),
-  def('can_create_bots_group', G.CREATE_BOTS_GROUPS, 'role:members'),
-  def('can_create_write_only_bots_group', G.CREATE_BOTS_GROUPS, 'role:members'),
-  def('can_manage_all_groups', G.CREATE_GROUPS, 'role:owners'),
-  def('can_manage_billing_group', G.MANAGE_BILLING_GROUP, 'role:administrators'),
-  def('can_create_public_channel_group', G.CREATE_PUBLIC_CHANNEL_GROUP, 'role:members'),
-  def('can_create_private_channel_group', G.CREATE_PRIVATE_CHANNEL_GROUP, 'role:members'),
-  def('can_create_web_public_channel_group', G.CREATE_WEB_PUBLIC_CHANNEL_GROUP, 'role:owners'),
-  def('can_resolve_topics_group', G.RESOLVE_TOPICS_GROUP, 'role:everyone', true),
-  def('create_multiuse_invite_group', G.MULTIUSE_INVITE_GROUP, 'role:administrators'),
-  def('direct_message_initiator_group', G.DIRECT_MESSAGE_GROUPS, 'role:everyone', true),
-  def('direct_message_permission_group', G.DIRECT_MESSAGE_GROUPS, 'role:everyone', true),
+  def('can_add_custom_emoji_group', FEATURES.ADD_CUSTOM_EMOJI_GROUP, 'role:members'),
+  def('can_add_subscribers_group', FEATURES.ADD_SUBSCRIBERS_GROUP, 'role:members'),
+  def('can_delete_any_message_group', FEATURES.DELETE_ANY_MESSAGE_GROUP, 'role:administrators'),
+  def('can_delete_own_message_group', FEATURES.DELETE_OWN_MESSAGE_GROUP, 'role:everyone', true),
+  def('can_set_delete_message_policy_group', FEATURES.SET_DELETE_POLICY_GROUP, 'role:moderators'),
+  def('can_set_topics_policy_group', FEATURES.TOPICS_POLICY, 'role:moderators'),
+  def('can_invite_users_group', FEATURES.INVITE_USERS_GROUP, 'role:members'),
+  def('can_mention_many_users_group', FEATURES.MENTION_MANY_USERS_GROUP, 'role:administrators', true),
+  def('can_move_messages_between_channels_group', FEATURES.MOVE_BETWEEN_CHANNELS_GROUP, 'role:members'),
+  def('can_move_messages_between_topics_group', FEATURES.MOVE_BETWEEN_TOPICS_GROUP, 'role:everyone', true),
+  def('can_create_groups', FEATURES.CREATE_GROUPS, 'role:members'),
+  def('can_create_bots_group', FEATURES.CREATE_BOTS_GROUPS, 'role:members'),
+  def('can_create_write_only_bots_group', FEATURES.CREATE_BOTS_GROUPS, 'role:members'),
+  def('can_manage_all_groups', FEATURES.CREATE_GROUPS, 'role:owners'),
+  def('can_manage_billing_group', FEATURES.MANAGE_BILLING_GROUP, 'role:administrators'),
+  def('can_create_public_channel_group', FEATURES.CREATE_PUBLIC_CHANNEL_GROUP, 'role:members'),
+  def('can_create_private_channel_group', FEATURES.CREATE_PRIVATE_CHANNEL_GROUP, 'role:members'),
+  def('can_create_web_public_channel_group', FEATURES.CREATE_WEB_PUBLIC_CHANNEL_GROUP, 'role:owners'),
+  def('can_resolve_topics_group', FEATURES.RESOLVE_TOPICS_GROUP, 'role:everyone', true),
+  def('create_multiuse_invite_group', FEATURES.MULTIUSE_INVITE_GROUP, 'role:administrators'),
+  def('direct_message_initiator_group', FEATURES.DIRECT_MESSAGE_GROUPS, 'role:everyone', true),
+  def('direct_message_permission_group', FEATURES.DIRECT_MESSAGE_GROUPS, 'role:everyone', true),
   {
-    ...def('can_access_all_users_group', G.ACCESS_ALL_USERS_GROUP, 'role:everyone', true, false),
+    ...def('can_access_all_users_group', FEATURES.ACCESS_ALL_USERS_GROUP, 'role:everyone', true, false),
     requireSystem: true,
     allowedSystemGroups: ['role:everyone', 'role:members'],
   },
-  def('can_summarize_topics_group', G.SUMMARIZE_TOPICS, 'role:everyone', true),
+  def('can_summarize_topics_group', FEATURES.SUMMARIZE_TOPICS, 'role:everyone', true),
 ];
 
 /** The realm's value of a permission setting, or the real server's default. */
@@ -105,10 +104,10 @@ export function addRealmPermissionFields(world: World, fields: Fields): void {
   }
   const create = (name: string, fallback: SystemGroupName) => legacyPolicy(world, realmSetting(world, name, fallback), CREATE_POLICY, 1);
   fields
-    .since(G.CREATE_STREAM_POLICY_SPLIT, 'realm_create_public_stream_policy', create('can_create_public_channel_group', 'role:members'))
-    .since(G.CREATE_STREAM_POLICY_SPLIT, 'realm_create_private_stream_policy', create('can_create_private_channel_group', 'role:members'))
-    .before(G.CREATE_STREAM_POLICY_SPLIT, 'realm_create_stream_policy', create('can_create_public_channel_group', 'role:members'))
-    .since(G.WEB_PUBLIC_STREAMS, 'realm_create_web_public_stream_policy', create('can_create_web_public_channel_group', 'role:owners'))
+    .since(FEATURES.CREATE_STREAM_POLICY_SPLIT, 'realm_create_public_stream_policy', create('can_create_public_channel_group', 'role:members'))
+    .since(FEATURES.CREATE_STREAM_POLICY_SPLIT, 'realm_create_private_stream_policy', create('can_create_private_channel_group', 'role:members'))
+    .before(FEATURES.CREATE_STREAM_POLICY_SPLIT, 'realm_create_stream_policy', create('can_create_public_channel_group', 'role:members'))
+    .since(FEATURES.WEB_PUBLIC_STREAMS, 'realm_create_web_public_stream_policy', create('can_create_web_public_channel_group', 'role:owners'))
     .set(
       'realm_wildcard_mention_policy',
       legacyPolicy(world, realmSetting(world, 'can_mention_many_users_group', 'role:administrators'), WILDCARD_POLICY, 5),
@@ -144,7 +143,7 @@ const CHANNEL_DEFAULTS = new Map<string, readonly [string, Feature | null]>([
   ['can_move_messages_out_of_channel_group', ['role:nobody', FEATURES.CAN_MOVE_OUT_OF_CHANNEL_GROUP]],
   ['can_move_messages_within_channel_group', ['role:nobody', FEATURES.CAN_MOVE_OUT_OF_CHANNEL_GROUP]],
   ['can_remove_subscribers_group', ['role:administrators', FEATURES.CAN_REMOVE_SUBSCRIBERS_GROUP]],
-  ['can_resolve_topics_group', ['role:nobody', G.RESOLVE_TOPICS_GROUP]],
+  ['can_resolve_topics_group', ['role:nobody', FEATURES.RESOLVE_TOPICS_GROUP]],
   ['can_send_message_group', ['role:everyone', FEATURES.STREAM_POST_POLICY_REMOVED]],
   ['can_subscribe_group', ['role:nobody', FEATURES.CAN_SUBSCRIBE_GROUP]],
 ]);

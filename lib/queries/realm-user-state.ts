@@ -4,12 +4,12 @@
  * permissions.
  */
 import { isGuest, ROLE, type User } from '../entities/user.js';
+import { FEATURES } from '../features.js';
 import { render } from '../render.js';
 import type { World } from '../world.js';
 import { canAccessUser } from './access.js';
 import { hasGroupSetting } from './groups.js';
 import { realmSetting } from './realm-permission-state.js';
-import { REGISTER_GATES as G } from './register-gates.js';
 import { Fields, type RegisterOptions } from './state-fields.js';
 import { apiEmail, avatarUrl, inaccessibleUserPlaceholder, toApiUser } from './users.js';
 
@@ -51,11 +51,11 @@ function permissions(world: World, user: User, fields: Fields): void {
   const webPublic = world.realm.enableSpectatorAccess && holds('can_create_web_public_channel_group', 'role:owners');
   fields
     .set('can_create_streams', createPublic || createPrivate)
-    .since(G.CREATE_STREAM_POLICY_SPLIT, 'can_create_public_streams', createPublic)
-    .since(G.CREATE_STREAM_POLICY_SPLIT, 'can_create_private_streams', createPrivate)
-    .since(G.WEB_PUBLIC_STREAMS, 'can_create_web_public_streams', webPublic)
+    .since(FEATURES.CREATE_STREAM_POLICY_SPLIT, 'can_create_public_streams', createPublic)
+    .since(FEATURES.CREATE_STREAM_POLICY_SPLIT, 'can_create_private_streams', createPrivate)
+    .since(FEATURES.WEB_PUBLIC_STREAMS, 'can_create_web_public_streams', webPublic)
     .set('can_subscribe_other_users', holds('can_add_subscribers_group', 'role:members'))
-    .since(G.INVITE_OTHERS, 'can_invite_others_to_realm', holds('can_invite_users_group', 'role:members'));
+    .since(FEATURES.INVITE_OTHERS, 'can_invite_others_to_realm', holds('can_invite_users_group', 'role:members'));
 }
 
 /** The `realm_user` state function. */
@@ -67,11 +67,11 @@ export function realmUserState(world: World, user: User, options: RegisterOption
     .set('avatar_url_medium', mediumAvatarUrl(world, user))
     .set('avatar_url', avatarUrl(world, user, false));
   permissions(world, user, fields);
-  const moderator = world.has(G.MODERATOR_OR_ABOVE) ? user.role <= ROLE.MODERATOR : user.role === ROLE.MODERATOR;
+  const moderator = world.has(FEATURES.MODERATOR_OR_ABOVE) ? user.role <= ROLE.MODERATOR : user.role === ROLE.MODERATOR;
   return fields
     .set('is_admin', user.role === ROLE.OWNER || user.role === ROLE.ADMINISTRATOR)
     .set('is_owner', user.role === ROLE.OWNER)
-    .since(G.MODERATOR_FLAG, 'is_moderator', moderator)
+    .since(FEATURES.MODERATOR_FLAG, 'is_moderator', moderator)
     .set('is_guest', isGuest(user))
     .set('user_id', user.id)
     .set('email', apiEmail(world, user))

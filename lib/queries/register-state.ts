@@ -16,9 +16,9 @@ import { messageState } from './message-state.js';
 import { navigationViewsState } from './navigation-views.js';
 import { presenceState } from './presence.js';
 import { pushDevicesState } from './push.js';
+import { realmEmojiState } from './realm-emoji.js';
 import { realmState } from './realm-state.js';
 import { realmUserState } from './realm-user-state.js';
-import { REGISTER_GATES as G } from './register-gates.js';
 import { remindersState } from './reminders.js';
 import { legacyDisplaySettingsState, legacyNotificationSettingsState, realmUserSettingsDefaultsState, userSettingsState } from './settings-state.js';
 import type { RegisterOptions, StateFunction } from './state-fields.js';
@@ -94,12 +94,14 @@ export const STATE_FUNCTIONS: ReadonlyMap<string, StateFunction> = new Map<strin
   [
     'user_topic',
     (world, user, o) =>
-      world.has(G.USER_TOPICS_STATE) ? { user_topics: userTopicsState(world, user).map((t) => ({ ...t, topic_name: topicShown(t.topic_name, o) })) } : {},
+      world.has(FEATURES.USER_TOPICS_STATE) ? { user_topics: userTopicsState(world, user).map((t) => ({ ...t, topic_name: topicShown(t.topic_name, o) })) } : {},
   ],
   ['user_status', (world, user) => ({ user_status: userStatusState(world, user) })],
   ['navigation_views', (world, user) => (world.has(FEATURES.NAVIGATION_VIEWS) ? { navigation_views: navigationViewsState(world, user) } : {})],
   ['reminders', (world, user) => (world.has(FEATURES.LIST_DELETE_REMINDERS) ? { reminders: remindersState(world, user) } : {})],
   ['push_device', (world, user) => (world.has(FEATURES.PUSH_REGISTER) ? { push_devices: pushDevicesState(world, user) } : {})],
+  // The same object as `GET /realm/emoji`: every custom emoji by ID, deactivated ones marked so.
+  ['realm_emoji', (world) => ({ realm_emoji: realmEmojiState(world) })],
   ['realm_linkifiers', linkifierFields],
   // The legacy tuple list; always empty since FL 176.
   ['realm_filters', (world) => ({ realm_filters: realmFiltersState(world) })],

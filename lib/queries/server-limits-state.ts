@@ -6,7 +6,6 @@
 import { EMPTY_TOPIC_DISPLAY_NAME } from '../topic-names.js';
 import { FEATURES } from '../features.js';
 import type { World } from '../world.js';
-import { REGISTER_GATES as G } from './register-gates.js';
 import type { Fields, RegisterOptions } from './state-fields.js';
 
 export const MAX_STREAM_NAME_LENGTH = 60;
@@ -44,20 +43,20 @@ const GIPHY_RATING_OPTIONS = {
 /** Limits and timings every client should read instead of hard-coding. */
 export function addLimitFields(world: World, fields: Fields): void {
   fields
-    .since(G.LIMITS_IN_REALM, 'max_stream_name_length', MAX_STREAM_NAME_LENGTH)
-    .since(G.LIMITS_IN_REALM, 'max_stream_description_length', MAX_STREAM_DESCRIPTION_LENGTH)
-    .since(G.CHANNEL_FOLDER_LIMITS, 'max_channel_folder_name_length', MAX_CHANNEL_FOLDER_NAME_LENGTH)
-    .since(G.CHANNEL_FOLDER_LIMITS, 'max_channel_folder_description_length', MAX_CHANNEL_FOLDER_DESCRIPTION_LENGTH)
-    .since(G.LIMITS_IN_REALM, 'max_topic_length', MAX_TOPIC_LENGTH)
-    .since(G.LIMITS_IN_REALM, 'max_message_length', MAX_MESSAGE_LENGTH)
+    .since(FEATURES.LIMITS_IN_REALM, 'max_stream_name_length', MAX_STREAM_NAME_LENGTH)
+    .since(FEATURES.LIMITS_IN_REALM, 'max_stream_description_length', MAX_STREAM_DESCRIPTION_LENGTH)
+    .since(FEATURES.CHANNEL_FOLDER_LIMITS, 'max_channel_folder_name_length', MAX_CHANNEL_FOLDER_NAME_LENGTH)
+    .since(FEATURES.CHANNEL_FOLDER_LIMITS, 'max_channel_folder_description_length', MAX_CHANNEL_FOLDER_DESCRIPTION_LENGTH)
+    .since(FEATURES.LIMITS_IN_REALM, 'max_topic_length', MAX_TOPIC_LENGTH)
+    .since(FEATURES.LIMITS_IN_REALM, 'max_message_length', MAX_MESSAGE_LENGTH)
     .since(FEATURES.REMINDER_NOTE, 'max_reminder_note_length', MAX_REMINDER_NOTE_LENGTH)
-    .since(G.REALM_DELETION_DAYS, 'server_min_deactivated_realm_deletion_days', 14)
-    .since(G.REALM_DELETION_DAYS, 'server_max_deactivated_realm_deletion_days', null)
+    .since(FEATURES.REALM_DELETION_DAYS, 'server_min_deactivated_realm_deletion_days', 14)
+    .since(FEATURES.REALM_DELETION_DAYS, 'server_max_deactivated_realm_deletion_days', null)
     .since(FEATURES.PRESENCE_TUNING_IN_REGISTER, 'server_presence_ping_interval_seconds', SERVER_PRESENCE_PING_INTERVAL_SECS)
     .since(FEATURES.PRESENCE_TUNING_IN_REGISTER, 'server_presence_offline_threshold_seconds', SERVER_PRESENCE_OFFLINE_THRESHOLD_SECS)
-    .since(G.TYPING_PERIODS, 'server_typing_started_expiry_period_milliseconds', SERVER_TYPING_STARTED_EXPIRY_PERIOD_MS)
-    .since(G.TYPING_PERIODS, 'server_typing_stopped_wait_period_milliseconds', SERVER_TYPING_STOPPED_WAIT_PERIOD_MS)
-    .since(G.TYPING_PERIODS, 'server_typing_started_wait_period_milliseconds', SERVER_TYPING_STARTED_WAIT_PERIOD_MS)
+    .since(FEATURES.TYPING_PERIODS, 'server_typing_started_expiry_period_milliseconds', SERVER_TYPING_STARTED_EXPIRY_PERIOD_MS)
+    .since(FEATURES.TYPING_PERIODS, 'server_typing_stopped_wait_period_milliseconds', SERVER_TYPING_STOPPED_WAIT_PERIOD_MS)
+    .since(FEATURES.TYPING_PERIODS, 'server_typing_started_wait_period_milliseconds', SERVER_TYPING_STARTED_WAIT_PERIOD_MS)
     .since(FEATURES.NEW_SUBSCRIPTION_MESSAGES, 'max_bulk_new_subscription_messages', MAX_BULK_NEW_SUBSCRIPTION_MESSAGES);
 }
 
@@ -75,21 +74,21 @@ export function addServerFields(world: World, fields: Fields, options: RegisterO
     .set('development_environment', server.devEndpoints)
     .set('server_generation', server.serverGeneration)
     .set('password_min_length', 6)
-    .since(G.PASSWORD_MAX_LENGTH, 'password_max_length', 100)
+    .since(FEATURES.PASSWORD_MAX_LENGTH, 'password_max_length', 100)
     .set('password_min_guesses', 10_000)
     .set('giphy_rating_options', GIPHY_RATING_OPTIONS)
     .set('max_file_upload_size_mib', world.realm.maxFileUploadSizeMib)
     .set('max_avatar_file_size_mib', MAX_AVATAR_FILE_SIZE_MIB)
     .set('server_inline_image_preview', true)
     .set('server_inline_url_embed_preview', true)
-    .since(G.THUMBNAIL_FORMATS, 'server_thumbnail_formats', THUMBNAIL_FORMATS)
+    .since(FEATURES.THUMBNAIL_FORMATS, 'server_thumbnail_formats', THUMBNAIL_FORMATS)
     .set('server_avatar_changes_disabled', false)
     .set('server_name_changes_disabled', false)
-    .since(G.LONGPOLL_TIMEOUT, 'server_needs_upgrade', false)
-    .since(G.SERVER_WEB_PUBLIC, 'server_web_public_streams_enabled', true)
-    .since(G.EMOJI_DATA_URL, 'server_emoji_data_url', `${realmUrl}/static/generated/emoji/emoji_api.json`)
-    .since(G.REALM_JITSI, 'server_jitsi_server_url', JITSI_URL)
-    .since(G.SUMMARIZE_TOPICS, 'server_can_summarize_topics', false)
-    .since(G.LONGPOLL_TIMEOUT, 'event_queue_longpoll_timeout_seconds', server.longpollTimeoutSecs)
+    .since(FEATURES.LONGPOLL_TIMEOUT, 'server_needs_upgrade', false)
+    .since(FEATURES.SERVER_WEB_PUBLIC, 'server_web_public_streams_enabled', true)
+    .since(FEATURES.EMOJI_DATA_URL, 'server_emoji_data_url', `${realmUrl}/static/generated/emoji/emoji_api.json`)
+    .since(FEATURES.REALM_JITSI, 'server_jitsi_server_url', JITSI_URL)
+    .since(FEATURES.SUMMARIZE_TOPICS, 'server_can_summarize_topics', false)
+    .since(FEATURES.LONGPOLL_TIMEOUT, 'event_queue_longpoll_timeout_seconds', server.longpollTimeoutSecs)
     .since(FEATURES.EMPTY_TOPIC, 'realm_empty_topic_display_name', EMPTY_TOPIC_DISPLAY_NAME);
 }

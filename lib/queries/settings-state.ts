@@ -6,9 +6,9 @@
  * Only settings that exist at the emulated level appear.
  */
 import type { SettingValue, User } from '../entities/user.js';
+import { FEATURES } from '../features.js';
 import { type SettingDefinition, settingExistsAt, USER_SETTINGS } from '../user-settings.js';
 import type { World } from '../world.js';
-import { REGISTER_GATES as G } from './register-gates.js';
 import type { RegisterOptions } from './state-fields.js';
 import { availableNotificationSounds, emojisetChoices, userSettingsDefaultsState } from './user-settings-defaults.js';
 
@@ -63,12 +63,12 @@ function settingEntries(
 
 /** The `realm_user_settings_defaults` state function (the object itself is the defaults module's). */
 export function realmUserSettingsDefaultsState(world: World): Record<string, unknown> {
-  return world.has(G.SETTINGS_DEFAULTS_STATE) ? { realm_user_settings_defaults: userSettingsDefaultsState(world) } : {};
+  return world.has(FEATURES.SETTINGS_DEFAULTS_STATE) ? { realm_user_settings_defaults: userSettingsDefaultsState(world) } : {};
 }
 
 /** The `user_settings` state function: the user's own settings object. */
 export function userSettingsState(world: World, user: User): Record<string, unknown> {
-  if (!world.has(G.USER_SETTINGS_OBJECT)) return {};
+  if (!world.has(FEATURES.USER_SETTINGS_OBJECT)) return {};
   const settings = Object.fromEntries([
     ...settingEntries(world, user.settings),
     ['timezone', user.timezone],

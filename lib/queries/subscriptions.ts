@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import type { Stream, Subscription } from '../entities/stream.js';
 import { isAdministrator, isGuest, type User } from '../entities/user.js';
 import { FEATURES } from '../features.js';
-import { compareCodePoints } from '../topic-names.js';
+import { compareCodePoints } from '../strings.js';
 import type { World } from '../world.js';
 import { canSeeSubscribers, hasMetadataAccessViaGroups } from './channel-access.js';
 import { channelToApi, type ChannelViewOptions, subscriberIds } from './channels.js';

@@ -10,6 +10,7 @@ import { isAdministrator, type SettingValue } from '../../lib/entities/user.js';
 import { FEATURES } from '../../lib/features.js';
 import { groupSettingValue } from '../../lib/group-setting-input.js';
 import { bool, int, object, optional, required, schema, str as strSchema, union } from '../../lib/schema.js';
+import { compareCodePoints } from '../../lib/strings.js';
 import { type AuthedContext, authed, RawReply, type RouteDef } from '../endpoint.js';
 import { sentNames } from '../form.js';
 import { json, literalStr, type Param, readDeclared } from '../params.js';
@@ -18,14 +19,6 @@ import { settingParam, settingsAtLevel } from './user-settings-params.js';
 
 const requireAdministrator = ({ user }: AuthedContext): void => {
   if (!isAdministrator(user)) throw mustBeAdministrator();
-};
-
-/** Python's sorted() order (by code point), as `ignored_parameters_unsupported` is sorted. */
-const byCodePoint = (a: string, b: string): number => {
-  const x = [...a].map((c) => c.codePointAt(0) as number);
-  const y = [...b].map((c) => c.codePointAt(0) as number);
-  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return (x[i] as number) - (y[i] as number);
-  return x.length - y.length;
 };
 
 /**
@@ -43,7 +36,7 @@ const updateSettingsDefaults = authed({
     const changes = new Map<string, SettingValue>();
     for (const [name, value] of Object.entries(values)) if (value !== undefined) changes.set(name, value as SettingValue);
     updateUserSettingsDefaults(world, changes);
-    const ignored = [...sentNames(params)].filter((name) => name !== 'client' && !consumed.has(name)).sort(byCodePoint);
+    const ignored = [...sentNames(params)].filter((name) => name !== 'client' && !consumed.has(name)).sort(compareCodePoints);
     return new RawReply(success({}, ignored));
   },
 });

@@ -1,8 +1,8 @@
 /** Helpers shared by the subscription and typing tests. */
-import type { ChatEvent } from '../../lib/events/hub.js';
 import { newSubscription } from '../../lib/entities/stream.js';
 import type { User } from '../../lib/entities/user.js';
-import type { TestServer } from './harness.js';
+import { type Recorded, recordEvents as recordAll } from './events.js';
+import type { Reply, TestServer } from './harness.js';
 
 export const IAGO = 'iago@zulip.com';
 export const HAMLET = 'hamlet@zulip.com';
@@ -15,20 +15,18 @@ export const PROSPERO = 'prospero@zulip.com';
 export const AARON = 'AARON@zulip.com';
 export const ZOE = 'ZOE@zulip.com';
 
-export interface Recorded {
-  readonly event: ChatEvent;
-  readonly userIds: readonly number[];
-}
+export { ofType, type Recorded } from './events.js';
 
 /** Every event sent from now on, with its recipients sorted. */
 export function recordEvents(s: TestServer): Recorded[] {
-  const seen: Recorded[] = [];
-  s.world.events.subscribe((event, userIds) => seen.push({ event, userIds: [...userIds].sort((a, b) => a - b) }));
-  return seen;
+  return recordAll(s, { sortRecipients: true });
 }
 
-export const ofType = (events: readonly Recorded[], type: string, op?: string): Recorded[] =>
-  events.filter((e) => e.event.type === type && (op === undefined || e.event.op === op));
+/** `POST /users/me/subscriptions` as `email`. */
+export const sub = (s: TestServer, email: string, params: Record<string, unknown>): Promise<Reply> => s.as(email).post('/users/me/subscriptions', params);
+
+/** The `subscriptions` parameter for channels given by name. */
+export const names = (...list: string[]): Array<{ name: string }> => list.map((name) => ({ name }));
 
 export const userOf = (s: TestServer, email: string): User => s.world.users.get(s.id(email)) as User;
 
@@ -43,7 +41,7 @@ export function channelState(s: TestServer): string {
   });
 }
 
-export const bad = (msg: string, status = 400) => ({ status, code: 'BAD_REQUEST', msg });
+export { bad } from './harness.js';
 
 export const sortedIds = (ids: Iterable<number>): number[] => [...ids].sort((a, b) => a - b);
 

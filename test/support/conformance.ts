@@ -4,7 +4,7 @@
  * real socket (for the CLI's --base-url).
  */
 import type { AddressInfo } from 'node:net';
-import type { InProcessHandler } from '../../conformance/index.js';
+import { type InProcessHandler, runSuite, type SuiteResult } from '../../conformance/index.js';
 import type { ChatApp } from '../../server/app.js';
 import { createApp } from '../../server/index.js';
 import { createHttpServer } from '../../server/listen.js';
@@ -27,6 +27,33 @@ export function brokenApp(mutate?: Mutation, featureLevel?: number): BrokenApp {
     app.handle(makeRequest(request.method, request.path, { headers: { ...request.headers }, body: request.body, signal: request.signal }));
   return { app, handler };
 }
+
+export interface ReferenceRun {
+  /** The breakage; the unbroken server without it. */
+  readonly mutate?: Mutation;
+  readonly featureLevel?: number;
+  readonly seed: number;
+  readonly numRuns: number;
+  /** Rule globs (every rule when absent). */
+  readonly only?: readonly string[];
+}
+
+/** Runs the suite against a fresh reference server (broken or not) and closes it. */
+export async function runOnReference(run: ReferenceRun): Promise<SuiteResult> {
+  const { app, handler } = brokenApp(run.mutate, run.featureLevel);
+  try {
+    return await runSuite({ handler, numRuns: run.numRuns, seed: run.seed, ...(run.only === undefined ? {} : { only: run.only }) });
+  } finally {
+    app.close();
+  }
+}
+
+/** The IDs of the rules that failed. */
+export const failedIds = (result: SuiteResult): string[] => result.results.filter((r) => r.outcome === 'failed').map((r) => r.id);
+
+/** `id: message` of each failed rule (an empty list when the run passed). */
+export const failureLines = (result: SuiteResult): string[] =>
+  result.results.filter((r) => r.outcome === 'failed').map((r) => `${r.id}: ${r.failure?.message ?? ''}`);
 
 /** The same over HTTP on 127.0.0.1 (port chosen by the system). */
 export async function startHttp(mutate?: Mutation): Promise<{ url: string; close(): Promise<void> }> {

@@ -134,3 +134,6 @@ export const errorOf = (reply: Reply): { status: number; code: unknown; msg: unk
   code: reply.body?.code,
   msg: reply.body?.msg,
 });
+
+/** What `errorOf` gives for a BAD_REQUEST error with this message (HTTP 400 unless said). */
+export const bad = (msg: string, status = 400): { status: number; code: string; msg: string } => ({ status, code: 'BAD_REQUEST', msg });
