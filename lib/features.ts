@@ -31,6 +31,8 @@ export const FEATURES = {
   MODERATOR_FLAG: f(60, 'register: is_moderator'),
   FILE_SIZE_MIB: f(72, 'register: max_icon/logo_file_size_mib, realm_upload_quota_mib (renamed)'),
   LONGPOLL_TIMEOUT: f(74, 'register: event_queue_longpoll_timeout_seconds, server_needs_upgrade'),
+  SETTINGS_IGNORED_PARAMETERS: f(78, 'PATCH /settings reports ignored_parameters_unsupported (the changed values before)'),
+  SETTINGS_MERGED: f(80, 'PATCH /settings accepts display and notification settings'),
   STATUS_EMOJI: f(86, 'user status: emoji_name, emoji_code, reaction_type'),
   DRAFTS: f(87, 'drafts endpoints'),
   USER_SETTINGS_OBJECT: f(89, 'register: user_settings object and user_settings_object capability'),

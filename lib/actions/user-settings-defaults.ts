@@ -12,8 +12,11 @@ import type { World } from '../world.js';
 /** The real server's limit on `email_notifications_batching_period_seconds`: one week. */
 export const MAX_EMAIL_BATCHING_PERIOD_SECONDS = 7 * 24 * 60 * 60;
 
-/** Checks done after parsing, in the real server's order (`check_settings_values`). */
-function checkValues(changes: ReadonlyMap<string, SettingValue>): void {
+/**
+ * Checks done after parsing, in the real server's order (`check_settings_values`): the sound,
+ * then the email batching period. `PATCH /settings` runs them too.
+ */
+export function checkSettingsValues(changes: ReadonlyMap<string, SettingValue>): void {
   const sound = changes.get('notification_sound');
   if (sound !== undefined && sound !== 'none' && !availableNotificationSounds().includes(String(sound))) {
     throw badRequest(`Invalid notification sound '${String(sound)}'`);
@@ -30,7 +33,7 @@ function checkValues(changes: ReadonlyMap<string, SettingValue>): void {
  * `realm_user_settings_defaults` update event to every active user.
  */
 export function updateUserSettingsDefaults(world: World, changes: ReadonlyMap<string, SettingValue>): void {
-  checkValues(changes);
+  checkSettingsValues(changes);
   const changed: Array<[string, SettingValue]> = [];
   for (const [name, value] of changes) {
     const definition = SETTINGS_BY_NAME.get(name);

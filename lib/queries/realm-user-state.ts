@@ -18,7 +18,8 @@ function withoutIsActive(user: Record<string, unknown>): Record<string, unknown>
   return rest;
 }
 
-function mediumAvatarUrl(world: World, user: User): string {
+/** The 500-pixel avatar URL (`avatar_url_medium`). */
+export function mediumAvatarUrl(world: World, user: User): string {
   const url = avatarUrl(world, user, false) as string;
   if (user.avatarSource === 'U') return url.replace(/\.png\?/, '-medium.png?');
   return url.replace('?d=identicon', '?d=identicon&s=500');

@@ -12,7 +12,8 @@ import type { World } from '../world.js';
 import type { RegisterOptions } from './state-fields.js';
 import { availableNotificationSounds, emojisetChoices, userSettingsDefaultsState } from './user-settings-defaults.js';
 
-const LEGACY_DISPLAY = new Set([
+/** Settings of the legacy `update_display_settings` family (the real server's `display_settings_legacy`). */
+export const LEGACY_DISPLAY: ReadonlySet<string> = new Set([
   'color_scheme',
   'default_language',
   'web_home_view',
@@ -29,7 +30,8 @@ const LEGACY_DISPLAY = new Set([
   'twenty_four_hour_time',
 ]);
 
-const LEGACY_NOTIFICATIONS = new Set([
+/** Settings of the legacy `update_global_notifications` family (`notification_settings_legacy`). */
+export const LEGACY_NOTIFICATIONS: ReadonlySet<string> = new Set([
   'enable_desktop_notifications',
   'enable_digest_emails',
   'enable_login_emails',

@@ -14,3 +14,13 @@ defineReducer('user_settings', (state, event) => {
   // Clients without user_settings_object also keep the legacy top-level copy.
   if ((event.property as string) in state) state[event.property as string] = event.value;
 });
+
+// The legacy twins of `user_settings`, sent only to clients without user_settings_object; they
+// update the legacy top-level copy register gave those clients.
+defineReducer('update_display_settings', (state, event) => {
+  if ((event.setting_name as string) in state) state[event.setting_name as string] = event.setting;
+});
+
+defineReducer('update_global_notifications', (state, event) => {
+  if ((event.notification_name as string) in state) state[event.notification_name as string] = event.setting;
+});

@@ -8,6 +8,7 @@ import { ascending, defineReducer, listOf, type State, unknownOp } from './regis
 
 const ROLE = { OWNER: 100, ADMINISTRATOR: 200, MODERATOR: 300, GUEST: 600 };
 const DEACTIVATED_USERS_HIDDEN_IN_GROUPS = 303;
+const TOP_LEVEL_ONLY_KEYS = new Set(['avatar_source', 'avatar_url_medium']);
 
 function findPerson(state: State, userId: unknown): { list: State[]; index: number } | undefined {
   for (const key of ['realm_users', 'realm_non_active_users', 'cross_realm_bots']) {
@@ -102,8 +103,14 @@ defineReducer('realm_user', (state, event, { userId: self }) => {
           if (data.value === null) delete profile[String(id)];
           else profile[String(id)] = data;
           if (target) target.profile_data = profile;
+        } else if (key === 'new_email') {
+          // The API email changed (email_address_visibility entered or left "everyone").
+          if (target) target.email = value;
+          if (userId === self && 'email' in state) state.email = value;
         } else {
-          if (target) target[key] = value;
+          // Register's user objects carry no avatar_source / avatar_url_medium (only the
+          // client's own top-level fields do).
+          if (target && !TOP_LEVEL_ONLY_KEYS.has(key)) target[key] = value;
           if (userId === self && key in state && key !== 'profile_data') state[key] = value;
         }
       }
