@@ -36,6 +36,7 @@ function storeMessage(s: TestServer, email: string, content: string): number {
     lastMovedAt: null,
     flags: new Map(),
     client: 'test',
+    reactions: [],
   });
   return id;
 }

@@ -77,6 +77,7 @@ export function deliverMessage(world: World, options: DeliverOptions): Message {
     lastMovedAt: null,
     flags: new Map(),
     client: options.client,
+    reactions: [],
   };
   for (const id of rowHolders(world, options.sender, options.recipient)) {
     const flags = new Set<string>();

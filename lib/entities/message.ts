@@ -17,6 +17,14 @@ export interface EditEvent {
   readonly stream?: number;
 }
 
+/** One user's emoji reaction to a message; `reactionType` is `unicode_emoji`, `realm_emoji` or `zulip_extra_emoji`. */
+export interface Reaction {
+  readonly userId: number;
+  readonly emojiName: string;
+  readonly emojiCode: string;
+  readonly reactionType: string;
+}
+
 export interface Message {
   readonly id: number;
   readonly senderId: number;
@@ -31,4 +39,6 @@ export interface Message {
   /** User ID to that user's flags (`read`, `starred`, ...); a user without an entry never received it. */
   readonly flags: Map<number, Set<string>>;
   readonly client: string;
+  /** Reactions in the order they were added. */
+  readonly reactions: Reaction[];
 }
