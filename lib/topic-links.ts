@@ -2,6 +2,7 @@
  * `topic_links`: links found in a topic name, from the realm's linkifiers and from bare URLs
  * (the real server's `topic_links`). Each is `{text, url}`, in order of appearance.
  */
+import { findMatches } from './linkifier-patterns.js';
 import type { World } from './world.js';
 
 export interface TopicLink {
@@ -9,18 +10,9 @@ export interface TopicLink {
   readonly url: string;
 }
 
-/** Python's `(?P<name>...)` groups written the JavaScript way; invalid patterns are skipped. */
-function compile(pattern: string): RegExp | undefined {
-  try {
-    return new RegExp(pattern.replace(/\(\?P</g, '(?<'), 'gu');
-  } catch {
-    return undefined;
-  }
-}
-
 /** Expands `{name}` placeholders of a URL template (RFC 6570 level 1: values percent-encoded). */
-function expand(template: string, groups: Readonly<Record<string, string | undefined>>): string {
-  return template.replace(/\{([A-Za-z0-9_]+)\}/g, (_, name: string) => encodeURIComponent(groups[name] ?? ''));
+function expand(template: string, groups: ReadonlyMap<string, string>): string {
+  return template.replace(/\{([A-Za-z0-9_]+)\}/g, (_, name: string) => encodeURIComponent(groups.get(name) ?? ''));
 }
 
 export function topicLinks(world: World, topic: string): TopicLink[] {
@@ -28,11 +20,8 @@ export function topicLinks(world: World, topic: string): TopicLink[] {
   const found: Array<TopicLink & { readonly at: number }> = [];
   const linkifiers = [...world.linkifiers.values()].sort((a, b) => a.order - b.order || a.id - b.id);
   for (const linkifier of linkifiers) {
-    const regex = compile(linkifier.pattern);
-    if (!regex) continue;
-    for (const match of topic.matchAll(regex)) {
-      if (match[0] === '') continue;
-      found.push({ at: match.index, text: match[0], url: expand(linkifier.urlTemplate, match.groups ?? {}) });
+    for (const match of findMatches(linkifier.pattern, topic)) {
+      found.push({ at: match.index, text: match.text, url: expand(linkifier.urlTemplate, match.groups) });
     }
   }
   for (const match of topic.matchAll(/https?:\/\/[^\s<>"]+[^\s<>".,;:!?)]/g)) {
