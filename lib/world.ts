@@ -63,12 +63,87 @@ export interface OutgoingEmail {
   readonly sentAt: number;
 }
 
+/**
+ * One channel's subscriptions by user ID. Every write also updates the world's per-user index,
+ * so "this user's subscriptions" costs the user's own count, not the number of channels.
+ */
+export class SubscriberMap extends Map<number, Subscription> {
+  private index: Map<number, Map<number, Subscription>> | undefined;
+
+  constructor(
+    readonly streamId: number,
+    index: Map<number, Map<number, Subscription>>,
+  ) {
+    super();
+    this.index = index;
+  }
+
+  override set(userId: number, subscription: Subscription): this {
+    super.set(userId, subscription);
+    // Map's constructor may call set before the index is assigned; nothing is stored then.
+    if (this.index) {
+      let mine = this.index.get(userId);
+      if (!mine) this.index.set(userId, (mine = new Map()));
+      mine.set(this.streamId, subscription);
+    }
+    return this;
+  }
+
+  override delete(userId: number): boolean {
+    const mine = this.index?.get(userId);
+    mine?.delete(this.streamId);
+    if (mine?.size === 0) this.index?.delete(userId);
+    return super.delete(userId);
+  }
+
+  override clear(): void {
+    for (const userId of [...this.keys()]) this.delete(userId);
+  }
+}
+
+/** Channels by ID, indexed by lower-cased name as they are added, removed and renamed. */
+export class StreamMap extends Map<number, Stream> {
+  private byName: Map<string, Stream> | undefined = new Map();
+
+  override set(id: number, stream: Stream): this {
+    const previous = this.get(id);
+    if (previous) this.byName?.delete(previous.name.toLowerCase());
+    super.set(id, stream);
+    this.byName?.set(stream.name.toLowerCase(), stream);
+    return this;
+  }
+
+  override delete(id: number): boolean {
+    const previous = this.get(id);
+    if (previous) this.byName?.delete(previous.name.toLowerCase());
+    return super.delete(id);
+  }
+
+  override clear(): void {
+    for (const id of [...this.keys()]) this.delete(id);
+  }
+
+  /** Case-insensitive lookup, archived channels included. */
+  named(name: string): Stream | undefined {
+    return this.byName?.get(name.toLowerCase());
+  }
+
+  /** The only way to change a channel's name, so the name index stays true. */
+  rename(stream: Stream, name: string): void {
+    if (this.byName?.get(stream.name.toLowerCase()) === stream) this.byName.delete(stream.name.toLowerCase());
+    (stream as { name: string }).name = name;
+    if (this.get(stream.id) === stream) this.byName?.set(name.toLowerCase(), stream);
+  }
+}
+
 export interface WorldOptions {
   readonly clock: Clock;
   readonly featureLevel?: number;
   /** Whether a push notification service is configured (section 4.12). */
   readonly pushConfigured?: boolean;
 }
+
+const EMPTY_SUBSCRIPTIONS: ReadonlyMap<number, Subscription> = new Map();
 
 export class World {
   readonly clock: Clock;
@@ -84,9 +159,12 @@ export class World {
   readonly usersByEmail = new Map<string, User>();
   readonly groups = new Map<number, UserGroup>();
   readonly systemGroups = new Map<SystemGroupName, number>();
-  readonly streams = new Map<number, Stream>();
+  readonly streams = new StreamMap();
+  /** User ID to (stream ID to subscription): the per-user view of `subscriptions`, kept by SubscriberMap. */
+  private readonly subscriptionsByUser = new Map<number, Map<number, Subscription>>();
+  private readonly subscriptionsByStream = new Map<number, SubscriberMap>();
   /** Stream ID to (user ID to subscription); inactive subscriptions are kept with `active: false`. */
-  readonly subscriptions = new Map<number, Map<number, Subscription>>();
+  readonly subscriptions: ReadonlyMap<number, SubscriberMap> = this.subscriptionsByStream;
   readonly defaultStreamIds = new Set<number>();
   readonly messages = new Map<number, Message>();
   readonly drafts = new Map<number, Draft>();
@@ -135,17 +213,20 @@ export class World {
 
   /** Channel by case-insensitive name, archived ones included. */
   streamByName(name: string): Stream | undefined {
-    const lower = name.toLowerCase();
-    for (const stream of this.streams.values()) if (stream.name.toLowerCase() === lower) return stream;
-    return undefined;
+    return this.streams.named(name);
   }
 
-  subscribersOf(streamId: number): Map<number, Subscription> {
-    let subs = this.subscriptions.get(streamId);
+  subscribersOf(streamId: number): SubscriberMap {
+    let subs = this.subscriptionsByStream.get(streamId);
     if (!subs) {
-      subs = new Map();
-      this.subscriptions.set(streamId, subs);
+      subs = new SubscriberMap(streamId, this.subscriptionsByUser);
+      this.subscriptionsByStream.set(streamId, subs);
     }
     return subs;
+  }
+
+  /** The user's subscriptions (active or not) by stream ID. */
+  subscriptionsOf(userId: number): ReadonlyMap<number, Subscription> {
+    return this.subscriptionsByUser.get(userId) ?? EMPTY_SUBSCRIPTIONS;
   }
 }

@@ -17,7 +17,7 @@ const seconds = (ms: number): number => Math.floor(ms / 1000);
 function presenceEvents(s: TestServer): Array<{ event: ChatEvent; userIds: readonly number[] }> {
   const seen: Array<{ event: ChatEvent; userIds: readonly number[] }> = [];
   s.world.events.subscribe((event, userIds) => {
-    if (event.type === 'presence') seen.push({ event, userIds });
+    if (event.type === 'presence') seen.push({ event, userIds: [...userIds] });
   });
   return seen;
 }

@@ -15,7 +15,7 @@ const OWNER = 'desdemona@zulip.com';
 function recordEvents(s: TestServer): Array<{ event: ChatEvent; userIds: readonly number[] }> {
   const seen: Array<{ event: ChatEvent; userIds: readonly number[] }> = [];
   s.world.events.subscribe((event, userIds) => {
-    if (event.type === 'user_group') seen.push({ event, userIds });
+    if (event.type === 'user_group') seen.push({ event, userIds: [...userIds] });
   });
   return seen;
 }

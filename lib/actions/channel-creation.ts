@@ -9,7 +9,7 @@ import type { RealmPermissionSetting } from '../entities/realm.js';
 import type { ChannelPermissionSetting, Stream, TopicsPolicy } from '../entities/stream.js';
 import { isAdministrator, isOwner, type User } from '../entities/user.js';
 import { FEATURES } from '../features.js';
-import { activeUserIds, channelCreationAudience } from '../queries/channel-access.js';
+import { activeUsersAudience, channelCreationAudience } from '../queries/channel-access.js';
 import { channelToApi } from '../queries/channels.js';
 import { hasGroupSetting } from '../queries/groups.js';
 import { render } from '../render.js';
@@ -99,7 +99,7 @@ export function storeChannel(world: World, stream: Stream): void {
   let audience = channelCreationAudience(world, stream);
   // Before level 220 guests were not told about new web-public channels.
   if (stream.isWebPublic && !world.has(FEATURES.GUEST_PEER_AND_CREATE_EVENTS)) {
-    audience = activeUserIds(world, { includeGuests: false });
+    audience = activeUsersAudience(world, { includeGuests: false });
   }
   world.events.send({ type: 'stream', op: 'create', streams: [channelToApi(world, stream, { withoutTraffic: true })] }, audience);
 }
@@ -112,5 +112,5 @@ export function addDefaultChannels(world: World, streams: readonly Stream[]): vo
   const payload = world.has(FEATURES.DEFAULT_STREAMS_EVENT_IDS)
     ? defaults.map((s) => s.id).sort((a, b) => a - b)
     : defaults.sort((a, b) => compareCodePoints(a.name, b.name)).map((s) => channelToApi(world, s));
-  world.events.send({ type: 'default_streams', default_streams: payload }, activeUserIds(world, { includeGuests: false }));
+  world.events.send({ type: 'default_streams', default_streams: payload }, activeUsersAudience(world, { includeGuests: false }));
 }

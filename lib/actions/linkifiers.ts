@@ -2,6 +2,7 @@
  * Adding, changing, reordering and removing linkifiers (sections 2.6, 4.16; behaviour reference
  * §7). Every change sends the complete ordered list to every active user of the realm.
  */
+import { realmAudience } from '../queries/access.js';
 import { badRequest } from '../errors.js';
 import type { Linkifier } from '../entities/realm-records.js';
 import { FEATURES } from '../features.js';
@@ -17,18 +18,12 @@ export interface LinkifierInput {
 
 const notFound = () => badRequest('Linkifier not found.');
 
-function activeUserIds(world: World): number[] {
-  const ids: number[] = [];
-  for (const user of world.users.values()) if (user.isActive && !user.isSystemBot) ids.push(user.id);
-  return ids;
-}
-
 /**
  * Sends the state after a change: `realm_linkifiers` (FL 54+) with the complete ordered list,
  * and, before FL 176, the legacy `realm_filters` tuples as well (the only event before FL 54).
  */
 export function notifyLinkifiers(world: World): void {
-  const recipients = activeUserIds(world);
+  const recipients = realmAudience(world);
   if (world.has(FEATURES.LINKIFIERS_ENDPOINT)) {
     world.events.send({ type: 'realm_linkifiers', realm_linkifiers: linkifiersState(world) }, recipients);
   }

@@ -8,7 +8,7 @@ import type { GroupSetting } from '../entities/group.js';
 import type { EditHistoryVisibilityPolicy, RealmPermissionSetting } from '../entities/realm.js';
 import { isOwner, type User } from '../entities/user.js';
 import type { GroupSettingInput } from '../group-setting-input.js';
-import { activeRealmUserIds } from '../queries/access.js';
+import { realmAudience  } from '../queries/access.js';
 import { groupSettingToApi } from '../queries/groups.js';
 import { expectedGroupSetting, REALM_GROUP_SETTING_RULES, resolveRealmGroupSetting, sameGroupSetting } from '../queries/realm-settings.js';
 import type { World } from '../world.js';
@@ -96,7 +96,7 @@ export function updateRealm(world: World, actor: User, update: RealmUpdate): Rec
     if (!stream.inviteOnly) throw badRequest('Moderation request channel must be private.');
   }
 
-  const everyone = activeRealmUserIds(world);
+  const everyone = realmAudience(world);
   const data: Array<[string, unknown]> = [];
   const sendDefault = (name: string, value: unknown) =>
     world.events.send({ type: 'realm', op: 'update_dict', property: 'default', data: Object.fromEntries([[name, value]]) }, everyone);

@@ -4,7 +4,7 @@
  */
 import { syncRoleGroups } from './role-groups.js';
 import type { User } from '../entities/user.js';
-import { activeRealmUserIds } from '../queries/access.js';
+import { realmAudience  } from '../queries/access.js';
 import type { World } from '../world.js';
 
 function directGroupsOf(world: World, userId: number): Set<number> {
@@ -24,7 +24,7 @@ export function syncRoleGroupsWithEvents(world: World, users: readonly User[]): 
     for (const id of after) if (!before.has(id)) added.set(id, [...(added.get(id) ?? []), user.id]);
     for (const id of before) if (!after.has(id)) removed.set(id, [...(removed.get(id) ?? []), user.id]);
   }
-  const everyone = activeRealmUserIds(world);
+  const everyone = realmAudience(world);
   for (const [groupId, userIds] of removed) world.events.send({ type: 'user_group', op: 'remove_members', group_id: groupId, user_ids: userIds }, everyone);
   for (const [groupId, userIds] of added) world.events.send({ type: 'user_group', op: 'add_members', group_id: groupId, user_ids: userIds }, everyone);
 }

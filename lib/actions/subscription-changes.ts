@@ -15,10 +15,7 @@ import { type AlteredUsers, sendAccessGainedEvents, sendPeerEvents, sendRemovalE
  */
 function pickColors(world: World, user: User, streams: readonly Stream[], requested: ReadonlyMap<string, string>): Map<number, string> {
   const used = new Set<string>();
-  for (const subs of world.subscriptions.values()) {
-    const sub = subs.get(user.id);
-    if (sub) used.add(sub.color);
-  }
+  for (const sub of world.subscriptionsOf(user.id).values()) used.add(sub.color);
   const result = new Map<number, string>();
   const others: Stream[] = [];
   for (const stream of [...streams].sort((a, b) => a.id - b.id)) {

@@ -5,7 +5,8 @@
 import type { Stream } from '../entities/stream.js';
 import { isAdministrator, isGuest } from '../entities/user.js';
 import { FEATURES } from '../features.js';
-import { activeUserIds, adminUserIds, hasChannelMetadataAccess, metadataGroupUserIds } from '../queries/channel-access.js';
+import { Audience } from '../events/audience.js';
+import { activeUsersAudience, adminUserIds, hasChannelMetadataAccess, metadataGroupUserIds } from '../queries/channel-access.js';
 import { channelToApi, subscriberIds } from '../queries/channels.js';
 import { subscriptionToApi } from '../queries/subscriptions.js';
 import type { World } from '../world.js';
@@ -61,9 +62,9 @@ function privatePeers(world: World, stream: Stream): Set<number> {
  * server's `send_peer_subscriber_events` groups them.
  */
 export function sendPeerEvents(world: World, op: 'peer_add' | 'peer_remove', altered: AlteredUsers): void {
-  const send = (streamIds: number[], userIds: ReadonlySet<number>, audience: Iterable<number>) => {
-    const recipients = without(audience, userIds);
-    if (recipients.length === 0 || userIds.size === 0) return;
+  const send = (streamIds: number[], userIds: ReadonlySet<number>, audience: Iterable<number> | Audience) => {
+    const recipients = audience instanceof Audience ? audience.without(userIds) : without(audience, userIds);
+    if (userIds.size === 0 || (Array.isArray(recipients) && recipients.length === 0)) return;
     world.events.send({ type: 'subscription', op, stream_ids: sorted(streamIds), user_ids: sorted(userIds) }, recipients);
   };
   const groups = new Map<string, { userIds: Set<number>; streams: Stream[] }>();
@@ -78,7 +79,7 @@ export function sendPeerEvents(world: World, op: 'peer_add' | 'peer_remove', alt
     group.streams.push(stream);
     groups.set(key, group);
   }
-  const nonGuests = activeUserIds(world, { includeGuests: false });
+  const nonGuests = activeUsersAudience(world, { includeGuests: false });
   const guestAware = world.has(FEATURES.GUEST_PEER_AND_CREATE_EVENTS);
   for (const { userIds, streams } of groups.values()) {
     const webPublic: number[] = [];
@@ -87,12 +88,12 @@ export function sendPeerEvents(world: World, op: 'peer_add' | 'peer_remove', alt
       if (!guestAware) withoutGuests.push(stream.id);
       else if (stream.isWebPublic) webPublic.push(stream.id);
       else {
-        const audience = new Set([...nonGuests, ...subscriberIds(world, stream.id)]);
-        if (audience.size === nonGuests.size) withoutGuests.push(stream.id);
-        else send([stream.id], userIds, audience);
+        const subscribers = subscriberIds(world, stream.id);
+        if (subscribers.every(nonGuests.includes)) withoutGuests.push(stream.id);
+        else send([stream.id], userIds, nonGuests.with(new Set(subscribers)));
       }
     }
-    if (webPublic.length > 0) send(webPublic, userIds, activeUserIds(world, { includeGuests: true }));
+    if (webPublic.length > 0) send(webPublic, userIds, activeUsersAudience(world, { includeGuests: true }));
     if (withoutGuests.length > 0) send(withoutGuests, userIds, nonGuests);
   }
 }
@@ -103,9 +104,9 @@ export function sendPeerEvents(world: World, op: 'peer_add' | 'peer_remove', alt
  */
 export function sendPeerEventsForUser(world: World, userId: number, op: 'peer_add' | 'peer_remove'): void {
   const altered: AlteredUsers = new Map();
-  for (const [streamId, subs] of world.subscriptions) {
+  for (const [streamId, sub] of world.subscriptionsOf(userId)) {
     const stream = world.streams.get(streamId);
-    if (stream && !stream.isArchived && subs.get(userId)?.active) altered.set(streamId, new Set([userId]));
+    if (stream && !stream.isArchived && sub.active) altered.set(streamId, new Set([userId]));
   }
   sendPeerEvents(world, op, altered);
 }

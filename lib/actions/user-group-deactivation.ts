@@ -7,7 +7,7 @@ import { ApiError, badRequest, insufficientPermission } from '../errors.js';
 import type { GroupSetting, UserGroup } from '../entities/group.js';
 import type { User } from '../entities/user.js';
 import { FEATURES } from '../features.js';
-import { activeRealmUserIds } from '../queries/access.js';
+import { realmAudience  } from '../queries/access.js';
 import { canManageGroup } from '../queries/user-group-permissions.js';
 import type { World } from '../world.js';
 
@@ -68,7 +68,7 @@ export function deactivateUserGroup(world: World, actor: User, groupId: number):
     throw world.has(FEATURES.GROUP_IN_USE_ERROR) ? new ApiError('CANNOT_DEACTIVATE_GROUP_IN_USE', 400, msg, { objections }) : badRequest(msg);
   }
   group.deactivated = true;
-  const everyone = activeRealmUserIds(world);
+  const everyone = realmAudience(world);
   world.events.send({ type: 'user_group', op: 'update', group_id: group.id, data: { deactivated: true } }, everyone);
   world.events.send({ type: 'user_group', op: 'remove', group_id: group.id }, everyone);
 }

@@ -6,7 +6,7 @@
 import { badRequest } from '../errors.js';
 import type { UserGroup } from '../entities/group.js';
 import type { User } from '../entities/user.js';
-import { activeRealmUserIds } from '../queries/access.js';
+import { realmAudience  } from '../queries/access.js';
 import { groupClosure } from '../queries/groups.js';
 import { accessUserGroupForUpdate, type GroupOperation } from '../queries/user-group-permissions.js';
 import type { World } from '../world.js';
@@ -36,7 +36,7 @@ function transaction(world: World, groupId: number, steps: readonly Step[]): voi
 }
 
 function announce(world: World, outbox: Outbox, event: Record<string, unknown> & { op: string }): void {
-  outbox.push(() => world.events.send({ type: 'user_group', ...event }, activeRealmUserIds(world)));
+  outbox.push(() => world.events.send({ type: 'user_group', ...event }, realmAudience(world)));
 }
 
 const onlySelf = (actor: User, ids: readonly number[]): boolean => ids.length === 1 && ids[0] === actor.id;

@@ -5,7 +5,7 @@ import type { User } from '../entities/user.js';
 import { defaultGroupSettings, GROUP_SETTING_RULES } from '../defaults.js';
 import { FEATURES } from '../features.js';
 import { type GroupSettingInput, resolveGroupSetting } from '../group-setting-input.js';
-import { activeRealmUserIds } from '../queries/access.js';
+import { realmAudience  } from '../queries/access.js';
 import { toApiUserGroup } from '../queries/user-groups.js';
 import { codePointLength, pythonStrip } from '../topic-names.js';
 import type { World } from '../world.js';
@@ -91,7 +91,7 @@ export function createUserGroup(world: World, creator: User, input: CreateUserGr
     settings,
   };
   world.groups.set(group.id, group);
-  const everyone = activeRealmUserIds(world);
+  const everyone = realmAudience(world);
   world.events.send({ type: 'user_group', op: 'add', group: toApiUserGroup(world, group) }, everyone);
   if (subgroups.length > 0) {
     for (const id of subgroups) group.subgroups.add(id);

@@ -5,8 +5,8 @@
 import { badRequest, mustBeAdministrator, mustBeOwner } from '../errors.js';
 import type { CustomProfileField } from '../entities/realm-records.js';
 import { isAdministrator, isOwner, ROLE, type Role, type User } from '../entities/user.js';
-import { checkFullName, isLastHumanOwner, userIdsWhoCanAccess } from '../queries/users-admin.js';
-import { activeRealmUserIds } from '../queries/access.js';
+import { checkFullName, isLastHumanOwner, accessAudience } from '../queries/users-admin.js';
+import { realmAudience  } from '../queries/access.js';
 import { render } from '../render.js';
 import type { World } from '../world.js';
 import { syncRoleGroupsWithEvents } from './role-group-events.js';
@@ -101,12 +101,12 @@ export function updateUser(world: World, actor: User, userId: number, update: Us
 
   if (roleChanges) {
     target.role = role;
-    world.events.send({ type: 'realm_user', op: 'update', person: { user_id: target.id, role } }, activeRealmUserIds(world));
+    world.events.send({ type: 'realm_user', op: 'update', person: { user_id: target.id, role } }, realmAudience(world));
     syncRoleGroupsWithEvents(world, [target]);
   }
   if (fullName !== undefined && fullName !== target.fullName) {
     target.fullName = fullName;
-    world.events.send({ type: 'realm_user', op: 'update', person: { user_id: target.id, full_name: fullName } }, userIdsWhoCanAccess(world, target));
+    world.events.send({ type: 'realm_user', op: 'update', person: { user_id: target.id, full_name: fullName } }, accessAudience(world, target));
   }
   for (const { field, value } of fields) {
     const previous = target.profileData.get(field.id) ?? null;
@@ -115,6 +115,6 @@ export function updateUser(world: World, actor: User, userId: number, update: Us
     else target.profileData.set(field.id, value);
     const data: Record<string, unknown> = { id: field.id, value };
     if (RENDERED_TYPES.has(field.type)) data.rendered_value = value === null ? null : render(world, value);
-    world.events.send({ type: 'realm_user', op: 'update', person: { user_id: target.id, custom_profile_field: data } }, userIdsWhoCanAccess(world, target));
+    world.events.send({ type: 'realm_user', op: 'update', person: { user_id: target.id, custom_profile_field: data } }, accessAudience(world, target));
   }
 }

@@ -4,7 +4,7 @@
  */
 import { badRequest } from '../errors.js';
 import type { SettingValue } from '../entities/user.js';
-import { activeRealmUserIds } from '../queries/access.js';
+import { realmAudience  } from '../queries/access.js';
 import { availableNotificationSounds } from '../queries/user-settings-defaults.js';
 import { SETTINGS_BY_NAME } from '../user-settings.js';
 import type { World } from '../world.js';
@@ -42,6 +42,6 @@ export function updateUserSettingsDefaults(world: World, changes: ReadonlyMap<st
   }
   for (const [name, value] of changed) {
     world.userSettingsDefaults.set(name, value);
-    world.events.send({ type: 'realm_user_settings_defaults', op: 'update', property: name, value }, activeRealmUserIds(world));
+    world.events.send({ type: 'realm_user_settings_defaults', op: 'update', property: name, value }, realmAudience(world));
   }
 }

@@ -15,7 +15,7 @@ import { badRequest } from '../errors.js';
 import type { SettingValue, User } from '../entities/user.js';
 import type { RateLimiter } from '../rate-limit.js';
 import { isAvailableLanguage } from '../queries/user-settings.js';
-import { checkFullName, userIdsWhoCanAccess } from '../queries/users-admin.js';
+import { checkFullName, accessAudience } from '../queries/users-admin.js';
 import type { World } from '../world.js';
 import { applySetting, currentSetting } from './user-setting-effects.js';
 import { checkSettingsValues } from './user-settings-defaults.js';
@@ -92,7 +92,7 @@ export function changeOwnSettings(world: World, user: User, change: OwnSettingsC
   if (change.newPassword !== undefined) user.password = change.newPassword;
   if (fullName !== undefined) {
     user.fullName = fullName;
-    world.events.send({ type: 'realm_user', op: 'update', person: { user_id: user.id, full_name: fullName } }, userIdsWhoCanAccess(world, user));
+    world.events.send({ type: 'realm_user', op: 'update', person: { user_id: user.id, full_name: fullName } }, accessAudience(world, user));
   }
   for (const [name, value] of settings) applySetting(world, user, name, value);
   if (timezone !== undefined) applySetting(world, user, 'timezone', timezone);

@@ -7,7 +7,7 @@ import { badRequest } from '../errors.js';
 import type { UserStatus } from '../entities/personal.js';
 import { boolSetting, type User } from '../entities/user.js';
 import { FEATURES } from '../features.js';
-import { userIdsWhoCanAccess } from '../queries/users-admin.js';
+import { accessAudience } from '../queries/users-admin.js';
 import type { World } from '../world.js';
 import { applyPresenceEnabled } from './presence.js';
 
@@ -84,5 +84,5 @@ export function applyStatus(world: World, target: User, checked: CheckedStatus, 
     event.emoji_code = checked.emoji.code;
     event.reaction_type = checked.emoji.type;
   }
-  world.events.send(event as { type: string }, userIdsWhoCanAccess(world, target));
+  world.events.send(event as { type: string }, accessAudience(world, target));
 }

@@ -20,7 +20,8 @@ export type TopicsPolicy = (typeof TOPICS_POLICIES)[number];
 
 export interface Stream {
   readonly id: number;
-  name: string;
+  /** Renamed only through `world.streams.rename`, which keeps the name index. */
+  readonly name: string;
   description: string;
   renderedDescription: string;
   inviteOnly: boolean;

@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import type { World } from '../world.js';
 import { eventsForQueue } from './adapt.js';
 import { badEventQueueId, EventQueue, type QueuedEvent } from './event-queue.js';
+import { Audience, type Recipients } from './audience.js';
 import type { ChatEvent } from './hub.js';
 import { DEFAULT_QUEUE_TIMEOUT_SECS, type QueueOptions, queueTimeoutSecs } from './queue-options.js';
 
@@ -85,7 +86,9 @@ export class EventQueues {
     return () => this.listeners.delete(listener);
   }
 
-  private dispatch(event: ChatEvent, userIds: readonly number[]): void {
+  private dispatch(event: ChatEvent, recipients: Recipients): void {
+    // An audience is asked about the users that have queues, never enumerated over the realm.
+    const userIds = recipients instanceof Audience ? [...this.byUser.keys()].filter(recipients.includes) : recipients;
     const targets = new Map<EventQueue, ChatEvent>();
     if (this.isPublicChannelMessage(event)) {
       // As on the real server, these queues see public-channel messages with empty flags.

@@ -1,4 +1,5 @@
 /** Who may see whom, and who may read which channel (the real server's access helpers). */
+import { Audience } from '../events/audience.js';
 import type { Stream } from '../entities/stream.js';
 import { isAdministrator, isGuest, type User } from '../entities/user.js';
 import type { World } from '../world.js';
@@ -13,8 +14,9 @@ export function canAccessUser(world: World, viewer: User, target: User): boolean
 }
 
 function sharesConversation(world: World, a: number, b: number): boolean {
-  for (const subs of world.subscriptions.values()) {
-    if (subs.get(a)?.active && subs.get(b)?.active) return true;
+  const [fewer, other] = world.subscriptionsOf(a).size <= world.subscriptionsOf(b).size ? [a, b] : [b, a];
+  for (const [streamId, sub] of world.subscriptionsOf(fewer)) {
+    if (sub.active && world.subscriptionsOf(other).get(streamId)?.active) return true;
   }
   for (const message of world.messages.values()) {
     if (message.recipient.kind === 'direct' && message.flags.has(a) && message.recipient.userIds.includes(b)) return true;
@@ -69,6 +71,14 @@ export function activeSubscriberIds(world: World, streamId: number): number[] {
     if (sub.active && world.users.get(userId)?.isActive) ids.push(userId);
   }
   return ids;
+}
+
+/** The active human and bot users of the realm, as an audience (see lib/events/audience.ts). */
+export function realmAudience(world: World): Audience {
+  return new Audience(world, (id) => {
+    const user = world.users.get(id);
+    return user !== undefined && user.isActive && !user.isSystemBot;
+  });
 }
 
 /** Active human and bot users of the realm (not cross-realm system bots). */

@@ -3,6 +3,7 @@
  * `check_basic_stream_access`, `validate_user_access_to_subscribers`), and the user sets that
  * channel events go to.
  */
+import { Audience } from '../events/audience.js';
 import type { ChannelPermissionSetting, Stream } from '../entities/stream.js';
 import { isAdministrator, isGuest, type User } from '../entities/user.js';
 import { FEATURES } from '../features.js';
@@ -70,6 +71,14 @@ export function canSeeSubscribers(world: World, user: User, stream: Stream): boo
   return !stream.inviteOnly || subscribed;
 }
 
+/** Active users of the realm, optionally without guests, as an audience (see lib/events/audience.ts). */
+export function activeUsersAudience(world: World, options: { includeGuests: boolean }): Audience {
+  return new Audience(world, (id) => {
+    const user = world.users.get(id);
+    return user !== undefined && user.isActive && !user.isSystemBot && (options.includeGuests || !isGuest(user));
+  });
+}
+
 /** Active users of the realm, optionally without guests (cross-realm bots are not members). */
 export function activeUserIds(world: World, options: { includeGuests: boolean }): Set<number> {
   const ids = new Set<number>();
@@ -87,8 +96,9 @@ export function adminUserIds(world: World): Set<number> {
 }
 
 /** Who sees a channel exist: everyone for web-public, non-guests for public, else admins and groups. */
-export function channelCreationAudience(world: World, stream: Stream): Set<number> {
-  if (stream.isWebPublic) return activeUserIds(world, { includeGuests: true });
-  if (!stream.inviteOnly) return activeUserIds(world, { includeGuests: false });
-  return new Set([...adminUserIds(world), ...metadataGroupUserIds(world, stream)]);
+export function channelCreationAudience(world: World, stream: Stream): Audience {
+  if (stream.isWebPublic) return activeUsersAudience(world, { includeGuests: true });
+  if (!stream.inviteOnly) return activeUsersAudience(world, { includeGuests: false });
+  const seers = new Set([...adminUserIds(world), ...metadataGroupUserIds(world, stream)]);
+  return new Audience(world, (id) => seers.has(id));
 }

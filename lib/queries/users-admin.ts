@@ -1,10 +1,19 @@
 /** Checks behind user administration (sections 3.2 and 4.15): who may administer whom, names, profile data. */
+import { Audience } from '../events/audience.js';
 import { badRequest } from '../errors.js';
 import { isAdministrator, isOwner, type User } from '../entities/user.js';
 import type { World } from '../world.js';
 import { canAccessUser } from './access.js';
 
 /** Active realm users who can access `target` (`get_user_ids_who_can_access_user`). */
+/** Active users who can access `target`, as an audience: realm-wide user events cost the open queues. */
+export function accessAudience(world: World, target: User): Audience {
+  return new Audience(world, (id) => {
+    const user = world.users.get(id);
+    return user !== undefined && user.isActive && !user.isSystemBot && canAccessUser(world, user, target);
+  });
+}
+
 export function userIdsWhoCanAccess(world: World, target: User): number[] {
   const ids: number[] = [];
   for (const user of world.users.values()) {

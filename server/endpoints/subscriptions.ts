@@ -13,7 +13,7 @@ import { type Feature, FEATURES } from '../../lib/features.js';
 import { type GroupSettingInput, groupSettingValue } from '../../lib/group-setting-input.js';
 import { hasChannelContentAccess } from '../../lib/queries/channel-access.js';
 import type { Principal } from '../../lib/queries/principals.js';
-import { type IncludeSubscribers, subscriptionsState } from '../../lib/queries/subscriptions.js';
+import { activeSubscriptions, type IncludeSubscribers } from '../../lib/queries/subscriptions.js';
 import { bool, int, list, literal, object, optional, refine, required, str, union } from '../../lib/schema.js';
 import { codePointLength } from '../../lib/topic-names.js';
 import type { World } from '../../lib/world.js';
@@ -140,7 +140,7 @@ const listEndpoint = authed({
   run({ world, user }, args) {
     const include = args.include_subscribers;
     if (include === 'partial' && !world.has(FEATURES.PARTIAL_SUBSCRIBERS)) throw badRequest('include_subscribers is not valid JSON');
-    return { subscriptions: subscriptionsState(world, user, { includeSubscribers: include }).subscriptions };
+    return { subscriptions: activeSubscriptions(world, user, { includeSubscribers: include }) };
   },
 });
 
