@@ -8,7 +8,8 @@ import { newSubscription } from './entities/stream.js';
 import { ROLE, type SettingValue, type User } from './entities/user.js';
 import { ApiError } from './errors.js';
 import { type Fixture, fixtureSchema } from './fixture-schema.js';
-import { JsonSyntaxError, parseJson } from './json.js';
+import type { JsonValue } from './json.js';
+import { LayeredMap } from './layered-map.js';
 import { renderMarkdown } from './markdown.js';
 import { syncRoleGroups } from './actions/role-groups.js';
 import { SETTINGS_BY_NAME, stockDefaults } from './user-settings.js';
@@ -18,13 +19,30 @@ export class FixtureError extends Error {
   override name = 'FixtureError';
 }
 
+/**
+ * Fixtures are the operator's own files and can be large (a realm of 100,000 users), so they are
+ * read with the engine's JSON parser rather than the strict request parser; objects still become
+ * Maps (own keys only, so `__proto__` stays data). Unlike request parameters, `5.0` counts as 5.
+ */
+function readFixtureJson(text: string): JsonValue {
+  return asJsonValue(JSON.parse(text));
+}
+
+function asJsonValue(value: unknown): JsonValue {
+  if (value === null || typeof value !== 'object') return value as JsonValue;
+  if (Array.isArray(value)) return value.map(asJsonValue);
+  const map: Map<string, JsonValue> = new Map();
+  for (const key of Object.keys(value)) map.set(key, asJsonValue((value as Record<string, unknown>)[key]));
+  return map;
+}
+
 /** Parses and validates fixture text; throws FixtureError with the location of the problem. */
 export function parseFixture(text: string): Fixture {
   let json;
   try {
-    json = parseJson(text);
+    json = readFixtureJson(text);
   } catch (error) {
-    if (error instanceof JsonSyntaxError) throw new FixtureError(`fixture is not valid JSON: ${error.message}`);
+    if (error instanceof SyntaxError) throw new FixtureError(`fixture is not valid JSON: ${error.message}`);
     throw error;
   }
   try {
@@ -47,6 +65,8 @@ function parseTime(value: string | undefined, fallback: number, where: string): 
 class Builder {
   readonly world: World;
   private readonly seenEmails = new Set<string>();
+  private defaultsSnapshot: ReadonlyMap<string, SettingValue> | undefined;
+  private readonly times = new Map<string, number>();
 
   constructor(
     private readonly fixture: Fixture,
@@ -59,6 +79,14 @@ class Builder {
     const user = this.world.usersByEmail.get(email.toLowerCase());
     if (!user) throw new FixtureError(`${where}: no user with email ${email}`);
     return user;
+  }
+
+  /** `parseTime`, remembered per text: a large fixture repeats the same few dates. */
+  time(value: string | undefined, fallback: number, where: string): number {
+    if (value === undefined) return fallback;
+    let ms = this.times.get(value);
+    if (ms === undefined) this.times.set(value, (ms = parseTime(value, fallback, where)));
+    return ms;
   }
 
   channelId(name: string, where: string): number {
@@ -174,7 +202,9 @@ class Builder {
     if (this.seenEmails.has(lower)) throw new FixtureError(`${fields.where}: duplicate email ${fields.email}`);
     this.seenEmails.add(lower);
     if (!API_KEY.test(fields.apiKey)) throw new FixtureError(`${fields.where}: apiKey must be 32 letters or digits`);
-    const settings = new Map<string, SettingValue>(w.userSettingsDefaults);
+    // Fixture users share one copy of the defaults and keep only their own changes.
+    this.defaultsSnapshot ??= new Map(w.userSettingsDefaults);
+    const settings = LayeredMap.over<string, SettingValue>(this.defaultsSnapshot);
     if (fields.isBot) settings.set('email_address_visibility', 1);
     w.ids.reserve('user', fields.id);
     return {
@@ -189,7 +219,7 @@ class Builder {
       apiKey: fields.apiKey,
       password: null,
       timezone: '',
-      dateJoined: parseTime(this.fixture.dateJoined, w.realm.dateCreated, 'fixture.dateJoined'),
+      dateJoined: this.time(this.fixture.dateJoined, w.realm.dateCreated, 'fixture.dateJoined'),
       avatarSource: 'G',
       avatarVersion: 1,
       settings,
@@ -210,7 +240,7 @@ class Builder {
       user.timezone = entry.timezone ?? '';
       user.password = entry.password ?? null;
       user.isActive = entry.isActive ?? true;
-      const joined = parseTime(entry.dateJoined, user.dateJoined, `${where}.dateJoined`);
+      const joined = this.time(entry.dateJoined, user.dateJoined, `${where}.dateJoined`);
       w.addUser({ ...user, dateJoined: joined });
     });
     (this.fixture.bots ?? []).forEach((entry, i) => {
