@@ -60,7 +60,7 @@ export function buildProgram(): Command {
     .option('--timeout <ms>', `time limit per rule (default ${DEFAULT_TIMEOUT_MS})`, integer(1))
     .option('--bail', 'stop after the first failing rule')
     .option('--read-only', 'run only rules that do not change server state')
-    .option('--strict-docs', 'fail rules that observe a known deviation of the real server from the description')
+    .option('--strict-docs', 'fail rules that observe a known deviation where the reference server keeps to the description')
     .option('--feature-level <n>', 'select rules for this feature level instead of the discovered one', integer(0, 10_000))
     .option('--server-feature-level <n>', 'feature level the embedded server emulates (without --base-url)', integer(1, 10_000))
     .option('--list', 'list the rules (id, section, feature levels, writes/read-only) and exit')
