@@ -3,6 +3,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { isValidFeatureLevel, MAX_FEATURE_LEVEL } from '../lib/features.js';
 import { FixtureError } from '../lib/fixture.js';
+import { REAL_API_RATE_LIMIT } from '../server/app.js';
 import { startServer } from '../server/index.js';
 
 function integer(min: number, max: number) {
@@ -22,6 +23,7 @@ const program = new Command()
   .option('--fixture <path>', 'realm fixture JSON (default: the development realm)')
   .option('--no-dev-endpoints', 'disable dev_fetch_api_key and dev_list_users')
   .option('--push-configured', 'behave as if a push notification service were configured')
+  .option('--rate-limit [requests/seconds]', "enforce a per-user API rate limit (the real server's is 200/60)")
   .showHelpAfterError();
 
 program.parse();
@@ -32,7 +34,19 @@ const options = program.opts<{
   fixture?: string;
   devEndpoints: boolean;
   pushConfigured?: boolean;
+  rateLimit?: string | true;
 }>();
+
+/** `--rate-limit` alone means the real server's limit; `N/S` means N requests in S seconds. */
+function apiRateLimit(value: string | true | undefined): { attempts: number; windowMs: number } | undefined {
+  if (value === undefined) return undefined;
+  if (value === true) return REAL_API_RATE_LIMIT;
+  const match = /^(\d+)\/(\d+(?:\.\d+)?)$/.exec(value);
+  const attempts = Number(match?.[1]);
+  const seconds = Number(match?.[2]);
+  if (!match || attempts < 1 || seconds <= 0) return program.error(`--rate-limit: expected requests/seconds such as 200/60, got '${value}'`);
+  return { attempts, windowMs: seconds * 1000 };
+}
 
 if (!isValidFeatureLevel(options.featureLevel)) program.error('invalid feature level');
 
@@ -43,6 +57,7 @@ try {
     featureLevel: options.featureLevel,
     devEndpoints: options.devEndpoints,
     pushConfigured: options.pushConfigured ?? false,
+    ...(options.rateLimit === undefined ? {} : { apiRateLimit: apiRateLimit(options.rateLimit) }),
     ...(options.fixture ? { fixture: options.fixture } : {}),
   });
   console.log(`chat-server listening on ${server.url} (feature level ${options.featureLevel})`);

@@ -31,6 +31,14 @@ export class RateLimiter {
     return undefined;
   }
 
+  /** What the `X-RateLimit-*` headers report for `key`: attempts left and when the window frees one. */
+  status(key: string): { readonly remaining: number; readonly resetAtSeconds: number } {
+    const now = this.clock.now();
+    const recent = (this.hits.get(key) ?? []).filter((t) => t > now - this.rule.windowMs);
+    const oldest = recent[0] ?? now;
+    return { remaining: Math.max(0, this.rule.attempts - recent.length), resetAtSeconds: Math.ceil((oldest + this.rule.windowMs) / 1000) };
+  }
+
   clear(key: string): void {
     this.hits.delete(key);
   }

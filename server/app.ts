@@ -3,7 +3,7 @@
  * the endpoint, and the envelope. Adapters (server/listen.ts, in-process dispatchers) call
  * `handle` and nothing else.
  */
-import { ApiError } from '../lib/errors.js';
+import { ApiError, rateLimited } from '../lib/errors.js';
 import { FEATURES } from '../lib/features.js';
 import { RateLimiter, type RateLimitRule } from '../lib/rate-limit.js';
 import { compareCodePoints } from '../lib/strings.js';
@@ -31,7 +31,16 @@ export interface AppOptions {
   readonly logger?: (message: string, error?: unknown) => void;
   /** Heartbeat, queue-lifetime and sweep timing of event queues (server/event-options.ts). */
   readonly events?: EventQueueOptions;
+  /**
+   * The real server's per-user API limit (200 requests a minute there), off unless given: with it
+   * every authenticated request counts, answers carry `X-RateLimit-*` headers, and a user past the
+   * limit gets 429 `RATE_LIMIT_HIT` with `Retry-After`, as on a production server.
+   */
+  readonly apiRateLimit?: RateLimitRule;
 }
+
+/** The real server's default `api_by_user` rule: 200 requests in 60 seconds. */
+export const REAL_API_RATE_LIMIT: RateLimitRule = { attempts: 200, windowMs: 60_000 };
 
 export const DEFAULT_ZULIP_VERSION = '11.0-chat-api-reference';
 
@@ -40,6 +49,7 @@ export class ChatApp {
   readonly devEndpoints: boolean;
   readonly zulipVersion: string;
   readonly authLimiter: RateLimiter;
+  readonly apiLimiter: RateLimiter | undefined;
   readonly eventOptions: ResolvedEventQueueOptions;
   private readonly router = new Router(ROUTES);
   private readonly logger: (message: string, error?: unknown) => void;
@@ -52,6 +62,7 @@ export class ChatApp {
     this.devEndpoints = options.devEndpoints ?? true;
     this.zulipVersion = options.zulipVersion ?? DEFAULT_ZULIP_VERSION;
     this.authLimiter = new RateLimiter(this.world.clock, options.authRateLimit ?? { attempts: 5, windowMs: 30 * 60_000 });
+    this.apiLimiter = options.apiRateLimit ? new RateLimiter(this.world.clock, options.apiRateLimit) : undefined;
     this.logger = options.logger ?? ((message, error) => console.error(message, error));
     this.eventOptions = resolveEventQueueOptions(options.events);
     this.scheduler = new SchedulerDriver(this.world);
@@ -125,10 +136,36 @@ export class ChatApp {
     }
     const { endpoint } = match;
     const user = endpoint.auth === 'user' ? authenticate(this.world, request.headers.get('authorization')) : undefined;
+    const limitHeaders = user && this.apiLimiter ? this.countRequest(this.apiLimiter, user.id) : undefined;
     const params = posted ?? readParams(request);
     const invoke = (read: RequestParams) =>
       this.invoke(endpoint, { app: this, world: this.world, request, params: read, path: match.path, ...(user ? { user } : {}) });
-    return params instanceof Promise ? params.then(invoke) : invoke(params);
+    if (!limitHeaders) return params instanceof Promise ? params.then(invoke) : invoke(params);
+    const labelled = (response: ApiResponse): ApiResponse => ({ ...response, headers: { ...response.headers, ...limitHeaders } });
+    const answer = (read: RequestParams) => {
+      try {
+        const outcome = invoke(read);
+        return outcome instanceof Promise ? outcome.then(labelled, (error: unknown) => labelled(this.failure(request, error))) : labelled(outcome);
+      } catch (error) {
+        return labelled(this.failure(request, error));
+      }
+    };
+    return params instanceof Promise ? params.then(answer) : answer(params);
+  }
+
+  /** Counts a user's request against the API limit: the headers to report, or 429 past the limit. */
+  private countRequest(limiter: RateLimiter, userId: number): Record<string, string> {
+    const key = `user:${userId}`;
+    const wait = limiter.attempt(key);
+    const { remaining, resetAtSeconds } = limiter.status(key);
+    const headers = {
+      'X-RateLimit-Limit': String(limiter.rule.attempts),
+      'X-RateLimit-Remaining': String(remaining),
+      'X-RateLimit-Reset': String(resetAtSeconds),
+    };
+    if (wait === undefined) return headers;
+    const limited = rateLimited(wait);
+    throw new ApiError(limited.code, limited.status, limited.message, limited.data, { ...limited.headers, ...headers });
   }
 
   private invoke(endpoint: Endpoint, context: BaseContext | AuthedContext, params = context.params): ApiResponse | Promise<ApiResponse> {
