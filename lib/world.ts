@@ -17,6 +17,7 @@ import type { Realm } from './entities/realm.js';
 import type { Attachment, CustomProfileField, Linkifier, RealmEmoji, Reminder } from './entities/realm-records.js';
 import type { Stream, Subscription } from './entities/stream.js';
 import type { SettingValue, User } from './entities/user.js';
+import { DeliveryPipeline } from './delivery-delay.js';
 import { EventHub } from './events/hub.js';
 import { type Feature, MAX_FEATURE_LEVEL } from './features.js';
 
@@ -141,6 +142,8 @@ export interface WorldOptions {
   readonly featureLevel?: number;
   /** Whether a push notification service is configured (section 4.12). */
   readonly pushConfigured?: boolean;
+  /** Presence writes and event delivery happen a random 0..N ms after the answer (lib/delivery-delay.ts). */
+  readonly deliveryDelayMs?: number;
 }
 
 const EMPTY_SUBSCRIPTIONS: ReadonlyMap<number, Subscription> = new Map();
@@ -151,6 +154,8 @@ export class World {
   readonly pushConfigured: boolean;
   readonly ids = new IdAllocator();
   readonly events = new EventHub();
+  /** The delivery delay's pipeline, when the world has one. */
+  readonly delayed: DeliveryPipeline | undefined;
 
   realm!: Realm;
   readonly userSettingsDefaults = new Map<string, SettingValue>();
@@ -189,6 +194,17 @@ export class World {
     this.clock = options.clock;
     this.featureLevel = options.featureLevel ?? MAX_FEATURE_LEVEL;
     this.pushConfigured = options.pushConfigured ?? false;
+    if (options.deliveryDelayMs) {
+      const pipeline = new DeliveryPipeline(options.deliveryDelayMs);
+      this.delayed = pipeline;
+      this.events.defer = (work) => pipeline.run(work);
+    }
+  }
+
+  /** Work a production server does after answering (presence writes), delayed when asked, else now. */
+  afterAnswer(work: () => void): void {
+    if (this.delayed) this.delayed.run(work);
+    else work();
   }
 
   /** Whether the emulated server has this feature. */

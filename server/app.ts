@@ -67,6 +67,7 @@ export class ChatApp {
     this.eventOptions = resolveEventQueueOptions(options.events);
     this.scheduler = new SchedulerDriver(this.world);
     this.onClose(() => this.scheduler.stop());
+    this.onClose(() => this.world.delayed?.cancel());
   }
 
   /** Registers cleanup to run on close (long polls, timers). */

@@ -19,6 +19,8 @@ export interface WorldConfig {
   readonly featureLevel?: number;
   /** Whether a push notification service is configured (section 4.12). */
   readonly pushConfigured?: boolean;
+  /** Presence writes and event delivery happen a random 0..N ms after the answer, as on a production server. */
+  readonly deliveryDelayMs?: number;
 }
 
 export function createWorld(config: WorldConfig = {}): World {
@@ -27,6 +29,7 @@ export function createWorld(config: WorldConfig = {}): World {
     clock: config.clock ?? systemClock,
     ...(config.featureLevel === undefined ? {} : { featureLevel: config.featureLevel }),
     ...(config.pushConfigured === undefined ? {} : { pushConfigured: config.pushConfigured }),
+    ...(config.deliveryDelayMs === undefined ? {} : { deliveryDelayMs: config.deliveryDelayMs }),
   });
 }
 

@@ -13,15 +13,18 @@ export type EventListener = (event: ChatEvent, recipients: Recipients) => void;
 
 export class EventHub {
   private readonly listeners = new Set<EventListener>();
+  /** Set for a delivery delay (lib/delivery-delay.ts): listeners then hear each event later, in order. */
+  defer: ((work: () => void) => void) | undefined;
 
   /** Sends `event` to each of `userIds` (duplicates are ignored), or to everyone an audience includes. */
   send(event: ChatEvent, userIds: Iterable<number> | Audience): void {
-    if (userIds instanceof Audience) {
-      for (const listener of this.listeners) listener(event, userIds);
-      return;
-    }
-    const recipients = [...new Set(userIds)];
-    if (recipients.length === 0) return;
+    const recipients = userIds instanceof Audience ? userIds : [...new Set(userIds)];
+    if (Array.isArray(recipients) && recipients.length === 0) return;
+    if (this.defer) this.defer(() => this.deliver(event, recipients));
+    else this.deliver(event, recipients);
+  }
+
+  private deliver(event: ChatEvent, recipients: Recipients): void {
     for (const listener of this.listeners) listener(event, recipients);
   }
 

@@ -27,7 +27,8 @@ const updatePresence = authed({
     const status = args.status;
     if (status !== 'active' && status !== 'idle') throw badRequest(`Invalid status: ${status}`);
     // `new_user_input` only feeds usage statistics, which this server does not keep.
-    reportPresence(world, user, status);
+    // A production server writes presence through a queue worker, after answering.
+    world.afterAnswer(() => reportPresence(world, user, status));
     if (args.ping_only) return {};
     const state = presenceState(world, user, {
       slim: args.slim_presence || args.last_update_id !== undefined,
