@@ -196,6 +196,11 @@ export const FEATURES = {
   CHANNEL_FOLDER_LIMITS: f(410, 'register: max_channel_folder_name/description_length'),
   PARTIAL_SUBSCRIBERS: f(412, "include_subscribers 'partial'"),
   REMINDER_NOTE: f(415, 'reminders: note'),
+  IS_SUBSCRIBED_ENDPOINT: f(12, 'GET /users/{user_id}/subscriptions/{stream_id}'),
+  GET_STREAM_BY_ID: f(132, 'GET /streams/{stream_id}'),
+  HISTORY_PUBLIC_ALONE: f(136, 'PATCH /streams/{stream_id}: history_public_to_subscribers applies without is_private'),
+  GET_STREAMS_INCLUDE_ALL: f(356, 'GET /streams: include_all (was include_all_active, admins only) and include_can_access_content'),
+  UNARCHIVE_CHANNEL: f(388, 'PATCH /streams/{stream_id}: is_archived=false unarchives'),
 } as const satisfies Record<string, Feature>;
 
 export type FeatureName = keyof typeof FEATURES;
