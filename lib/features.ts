@@ -15,6 +15,7 @@ const f = (level: number, what: string): Feature => ({ level, what });
 
 export const FEATURES = {
   INTEGER_PRINCIPALS: f(9, 'subscribe: principals may be user IDs'),
+  IS_SUBSCRIBED_ENDPOINT: f(12, 'GET /users/{user_id}/subscriptions/{stream_id}'),
   MESSAGE_RETENTION_DAYS: f(17, 'channels: message_retention_days'),
   ATTACHMENT_DATE_SENT: f(22, 'attachment messages carry date_sent (was name); integer times'),
   RETENTION_MINUS_ONE: f(22, 'realm_message_retention_days: -1 for unlimited (was null)'),
@@ -56,8 +57,10 @@ export const FEATURES = {
   ORG_TYPE: f(128, 'register: realm_org_type'),
   COMMUNITIES_DIRECTORY: f(129, 'register: realm_want_advertise_in_communities_directory'),
   DIRECT_SUBGROUP_IDS: f(131, 'user groups carry direct_subgroup_ids'),
+  GET_STREAM_BY_ID: f(132, 'GET /streams/{stream_id}'),
   USER_TOPICS_STATE: f(134, 'register: user_topics; muted_topics only when user_topic not requested'),
   DEACTIVATION_NOTIFICATION_COMMENT: f(135, 'deactivate user: deactivation_notification_comment'),
+  HISTORY_PUBLIC_ALONE: f(136, 'PATCH /streams/{stream_id}: history_public_to_subscribers applies without is_private'),
   READ_RECEIPTS: f(137, 'register: realm_enable_read_receipts'),
   EDIT_LIMIT_NULL: f(138, 'realm_message_content_edit_limit_seconds: null for no limit (was 0)'),
   EMOJI_DATA_URL: f(140, 'register: server_emoji_data_url'),
@@ -161,6 +164,7 @@ export const FEATURES = {
   HIDE_AI_FEATURES: f(350, 'hide_ai_features'),
   SUMMARIZE_TOPICS: f(350, 'register: realm_can_summarize_topics_group, server_can_summarize_topics'),
   MENTION_MANY_USERS_GROUP: f(352, 'register: realm_can_mention_many_users_group'),
+  GET_STREAMS_INCLUDE_ALL: f(356, 'GET /streams: include_all (was include_all_active, admins only) and include_can_access_content'),
   CAN_SUBSCRIBE_GROUP: f(357, 'channels: can_subscribe_group'),
   EDIT_HISTORY_VISIBILITY_POLICY: f(358, 'message_edit_history_visibility_policy'),
   ARCHIVED_CHANNEL_SUBSCRIPTIONS: f(362, 'subscriptions in archived channels can be modified'),
@@ -178,6 +182,7 @@ export const FEATURES = {
   WEB_CHANNEL_DEFAULT_VIEW_TOPICS: f(383, 'web_channel_default_view value 3 (list of topics)'),
   GET_USERS_BY_IDS: f(384, 'GET /users user_ids'),
   RESOLVED_TOPIC_NOTICE_POLICY: f(385, 'resolved_topic_notice_auto_read_policy'),
+  UNARCHIVE_CHANNEL: f(388, 'PATCH /streams/{stream_id}: is_archived=false unarchives'),
   CHANNEL_FOLDERS: f(389, 'subscribe: folder_id'),
   NAVIGATION_VIEWS: f(390, 'navigation views endpoints'),
   DEACTIVATED_GROUP_SUBGROUPS: f(391, 'subgroups and members of deactivated groups can change'),
@@ -196,11 +201,6 @@ export const FEATURES = {
   CHANNEL_FOLDER_LIMITS: f(410, 'register: max_channel_folder_name/description_length'),
   PARTIAL_SUBSCRIBERS: f(412, "include_subscribers 'partial'"),
   REMINDER_NOTE: f(415, 'reminders: note'),
-  IS_SUBSCRIBED_ENDPOINT: f(12, 'GET /users/{user_id}/subscriptions/{stream_id}'),
-  GET_STREAM_BY_ID: f(132, 'GET /streams/{stream_id}'),
-  HISTORY_PUBLIC_ALONE: f(136, 'PATCH /streams/{stream_id}: history_public_to_subscribers applies without is_private'),
-  GET_STREAMS_INCLUDE_ALL: f(356, 'GET /streams: include_all (was include_all_active, admins only) and include_can_access_content'),
-  UNARCHIVE_CHANNEL: f(388, 'PATCH /streams/{stream_id}: is_archived=false unarchives'),
 } as const satisfies Record<string, Feature>;
 
 export type FeatureName = keyof typeof FEATURES;
