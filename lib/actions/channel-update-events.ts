@@ -54,7 +54,7 @@ export interface PermissionState {
 
 function policyName(state: PermissionState): string {
   if (!state.inviteOnly && !state.isWebPublic && !state.historyPublicToSubscribers) return POLICY_NAMES.public_protected_history;
-  return POLICY_NAMES[channelPolicy({ inviteOnly: state.inviteOnly, isWebPublic: state.isWebPublic, historyPublicToSubscribers: state.historyPublicToSubscribers } as Stream)];
+  return POLICY_NAMES[channelPolicy(state)];
 }
 
 /**
