@@ -177,3 +177,21 @@ t.test('is_archived=false unarchives (388); only archived channels', async (t) =
   const old = testServer({ featureLevel: 387 });
   t.same((await old.as(IAGO).patch(`/streams/${s.streamId('Denmark')}`, { is_archived: false })).body.ignored_parameters_unsupported, ['is_archived']);
 });
+
+t.test('before level 333 stream_post_policy (or is_announcement_only) sets who may post, with both legacy updates and a notice', async (t) => {
+  const s = testServer({ featureLevel: 332 });
+  const denmark = s.streamId('Denmark');
+  t.same(errorOf(await patch(s, IAGO, 'Denmark', { stream_post_policy: 5 })), bad('Invalid stream_post_policy'));
+  const updates: unknown[] = [];
+  s.world.events.subscribe((event) => {
+    if (event.type === 'stream' && event.op === 'update') updates.push([event.property, event.value]);
+  });
+  t.equal((await patch(s, IAGO, 'Denmark', { stream_post_policy: 4 })).status, 200);
+  t.same(s.world.streams.get(denmark)!.settings.get('can_send_message_group'), { kind: 'group', groupId: s.world.systemGroupId('role:moderators') });
+  t.same(updates, [['stream_post_policy', 4], ['is_announcement_only', false]]);
+  t.match([...s.world.messages.values()].at(-1)?.content, /\* \*\*Old\*\*: All channel members can post\n\* \*\*New\*\*: Only organization administrators and moderators can post$/);
+  t.equal((await patch(s, IAGO, 'Denmark', { is_announcement_only: true })).status, 200);
+  t.same(s.world.streams.get(denmark)!.settings.get('can_send_message_group'), { kind: 'group', groupId: s.world.systemGroupId('role:administrators') });
+  const modern = testServer({ featureLevel: 333 });
+  t.same((await modern.as(IAGO).patch(`/streams/${denmark}`, { stream_post_policy: 2 })).body.ignored_parameters_unsupported, ['stream_post_policy']);
+});

@@ -14,6 +14,7 @@ import { hasGroupSetting } from '../queries/groups.js';
 import { render } from '../render.js';
 import type { World } from '../world.js';
 import { unarchiveChannel } from './channel-archive.js';
+import { changePostPolicy } from './channel-post-policy.js';
 import {
   checkDefaultChange,
   checkGroupSettingChanges,
@@ -42,6 +43,8 @@ export interface ChannelUpdateInput {
   /** Absent (undefined), or a folder ID or null. */
   readonly folderId?: number | null | undefined;
   readonly groupSettings: ReadonlyMap<ChannelPermissionSetting, GroupSettingChange>;
+  /** Before level 333: `stream_post_policy` 1-4 (or 1/2 from `is_announcement_only`). */
+  readonly legacyPostPolicy?: number | undefined;
 }
 
 function checkTopicsPolicy(world: World, actor: User, policy: TopicsPolicy | undefined): void {
@@ -88,6 +91,7 @@ export function updateChannel(world: World, actor: User, streamId: number, input
     stream.folderId = null;
     sendStreamUpdate(world, stream, 'folder_id', null, metadataAudience(world, stream));
   }
+  if (input.legacyPostPolicy !== undefined) changePostPolicy(world, actor, stream, input.legacyPostPolicy);
   for (const [setting, value] of settings) {
     const old = stream.settings.get(setting)!;
     const before = metadataAudience(world, stream);

@@ -6,6 +6,7 @@
 import { archiveChannel } from '../../lib/actions/channel-archive.js';
 import { type ChannelUpdateInput, updateChannel } from '../../lib/actions/channel-update.js';
 import type { GroupSettingChange } from '../../lib/actions/channel-update-checks.js';
+import { legacyPostPolicyOf } from '../../lib/actions/channel-post-policy.js';
 import { MAX_CHANNEL_DESCRIPTION_LENGTH } from '../../lib/channel-names.js';
 import { badRequest } from '../../lib/errors.js';
 import { CHANNEL_PERMISSION_SETTINGS, type ChannelPermissionSetting, TOPICS_POLICIES } from '../../lib/entities/stream.js';
@@ -15,7 +16,7 @@ import { canSeeSubscribers } from '../../lib/queries/channel-access.js';
 import { channelEmailAddress } from '../../lib/queries/channel-email.js';
 import { accessChannelById, listChannels } from '../../lib/queries/channel-list.js';
 import { CHANNEL_SETTING_SINCE, channelToApi, subscriberIds } from '../../lib/queries/channels.js';
-import { bool, int, nullable, object, optional, required, str as jsonStr, union } from '../../lib/schema.js';
+import { bool, int, literal, nullable, object, optional, required, str as jsonStr, union } from '../../lib/schema.js';
 import type { World } from '../../lib/world.js';
 import { authed, type RouteDef } from '../endpoint.js';
 import { json, literalStr, type Param, str } from '../params.js';
@@ -79,6 +80,8 @@ const updateParams = {
   is_archived: json(bool).availableFrom(FEATURES.UNARCHIVE_CHANNEL),
   topics_policy: literalStr(...TOPICS_POLICIES).availableFrom(FEATURES.TOPICS_POLICY),
   ...groupSettingParams,
+  is_announcement_only: json(bool).availableBefore(FEATURES.STREAM_POST_POLICY_REMOVED),
+  stream_post_policy: json(literal(1, 2, 3, 4)).availableBefore(FEATURES.STREAM_POST_POLICY_REMOVED),
   can_remove_subscribers_group_id: json(int).availableFrom(FEATURES.CAN_REMOVE_SUBSCRIBERS_GROUP).availableBefore(FEATURES.CAN_REMOVE_SUBSCRIBERS_GROUP_RENAMED),
   folder_id: json(nullable(int)).availableFrom(FEATURES.CHANNEL_FOLDERS),
 };
@@ -118,6 +121,7 @@ const updateStream = authed({
       topicsPolicy: args.topics_policy,
       folderId: args.folder_id,
       groupSettings: groupChangesOf(world, args),
+      legacyPostPolicy: legacyPostPolicyOf(args.stream_post_policy, args.is_announcement_only),
     };
     updateChannel(world, user, streamIdOf(path), input);
     return {};
