@@ -195,3 +195,13 @@ t.test('before level 333 stream_post_policy (or is_announcement_only) sets who m
   const modern = testServer({ featureLevel: 333 });
   t.same((await modern.as(IAGO).patch(`/streams/${denmark}`, { stream_post_policy: 2 })).body.ignored_parameters_unsupported, ['stream_post_policy']);
 });
+
+t.test('before level 349 an administrator without content access may only rename and re-describe a private channel', async (t) => {
+  const s = testServer({ featureLevel: 348 });
+  await privateChannel(s, 'hidden');
+  t.equal((await patch(s, IAGO, 'hidden', { new_name: 'still hidden', description: 'x' })).status, 200);
+  t.same(errorOf(await patch(s, IAGO, 'still hidden', { is_default_stream: false })), { status: 400, code: 'BAD_REQUEST', msg: 'Invalid channel ID' });
+  const modern = testServer();
+  await privateChannel(modern, 'hidden');
+  t.equal((await patch(modern, IAGO, 'hidden', { topics_policy: 'disable_empty_topic' })).status, 200, 'from 349 metadata access is enough');
+});

@@ -8,6 +8,7 @@ import { badRequest, insufficientPermission } from '../errors.js';
 import type { ChannelPermissionSetting, Stream, TopicsPolicy } from '../entities/stream.js';
 import type { User } from '../entities/user.js';
 import { FEATURES } from '../features.js';
+import { hasChannelContentAccess } from '../queries/channel-access.js';
 import { accessChannelForAdministration } from '../queries/channel-admin.js';
 import { streamPostPolicy } from '../queries/channels.js';
 import { hasGroupSetting } from '../queries/groups.js';
@@ -47,6 +48,11 @@ export interface ChannelUpdateInput {
   readonly legacyPostPolicy?: number | undefined;
 }
 
+function changesMoreThanNameOrDescription(input: ChannelUpdateInput): boolean {
+  const { description: _description, newName: _newName, groupSettings, ...rest } = input;
+  return groupSettings.size > 0 || Object.values(rest).some((value) => value !== undefined);
+}
+
 function checkTopicsPolicy(world: World, actor: User, policy: TopicsPolicy | undefined): void {
   if (policy === undefined) return;
   if (policy === 'empty_topic_only' && !world.has(FEATURES.EMPTY_TOPIC_ONLY)) throw badRequest('Invalid topics_policy');
@@ -57,6 +63,10 @@ function checkTopicsPolicy(world: World, actor: User, policy: TopicsPolicy | und
 /** Validates the whole request, then applies it. */
 export function updateChannel(world: World, actor: User, streamId: number, input: ChannelUpdateInput): void {
   const stream = accessChannelForAdministration(world, actor, streamId);
+  // Before level 349 administrators without content access could only rename and re-describe.
+  if (!world.has(FEATURES.ADD_SUBSCRIBERS_WITHOUT_ACCESS) && !hasChannelContentAccess(world, actor, stream) && changesMoreThanNameOrDescription(input)) {
+    throw badRequest('Invalid channel ID');
+  }
   const permission = checkPermissionChange(world, actor, stream, input);
   checkDefaultChange(actor, input.isDefaultStream);
   const retention = checkRetentionChange(world, actor, input.messageRetentionDays);
