@@ -77,9 +77,9 @@ export function listChannels(world: World, user: User, options: ChannelListOptio
  * `metadata` is set) metadata access. Archived, unknown and inaccessible channels all answer
  * `Invalid channel ID`, so the error does not reveal which private channels exist.
  */
-export function accessChannelById(world: World, user: User, streamId: number, options: { metadata: boolean; allowArchived?: boolean }): Stream {
+export function accessChannelById(world: World, user: User, streamId: number, options: { metadata: boolean }): Stream {
   const stream = world.streams.get(streamId);
-  if (!stream || (stream.isArchived && !options.allowArchived)) throw badRequest('Invalid channel ID');
+  if (!stream || stream.isArchived) throw badRequest('Invalid channel ID');
   const allowed = options.metadata ? hasChannelMetadataAccess(world, user, stream) : hasChannelContentAccess(world, user, stream);
   if (!allowed) throw badRequest('Invalid channel ID');
   return stream;
