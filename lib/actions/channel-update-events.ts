@@ -15,12 +15,12 @@ import { sendNotificationBotMessage } from './notification-bot.js';
 import { CHANNEL_EVENTS_TOPIC, type ChannelPolicy, channelPolicy } from './subscription-notices.js';
 
 /**
- * `can_access_stream_metadata_user_ids`: everyone for web-public channels, active non-guests and
- * the subscribers for public ones, else subscribers, administrators and the metadata groups.
+ * `can_access_stream_metadata_user_ids`: active non-guests and the subscribers for public (and
+ * web-public) channels, else subscribers, administrators and the metadata groups. Guests who are
+ * not subscribed to a web-public channel are not told of its changes, as on the real server.
  */
 export function metadataAudience(world: World, stream: Stream): Set<number> {
   const subscribers = subscriberIds(world, stream.id);
-  if (stream.isWebPublic) return activeUserIds(world, { includeGuests: true });
   if (!stream.inviteOnly) return new Set([...activeUserIds(world, { includeGuests: false }), ...subscribers]);
   return new Set([...subscribers, ...adminUserIds(world), ...metadataGroupUserIds(world, stream)]);
 }
