@@ -218,3 +218,18 @@ t.test('unarchiving: is_archived update and stream/create to everyone who can se
   t.match(hamlet, [{ op: 'update', property: 'is_archived', value: false }, { op: 'create', streams: [{ stream_id: id, is_archived: false }] }]);
   t.equal([...s.world.messages.values()].at(-1)?.content, 'Channel #**Denmark** has been unarchived.');
 });
+
+t.test('archiving the new-channel announcements channel unsets that realm setting (realm update_dict, -1); clients converge', async (t) => {
+  const s = testServer();
+  const id = s.streamId('Verona');
+  t.equal(s.world.realm.newStreamAnnouncementsStreamId, id, 'the development realm announces new channels in Verona');
+  const everyone = listenAll(s);
+  const [hamlet] = await checkEventsConvergeFor(t, [s.as(HAMLET), s.as(POLONIUS)], {
+    fetchEventTypes: ['realm', 'default_streams'],
+    eventTypes: ['realm', 'default_streams'],
+    action: () => s.as(IAGO).delete(`/streams/${id}`),
+  });
+  t.match(strip(hamlet).find((e) => e.type === 'realm'), { op: 'update_dict', property: 'default', data: { new_stream_announcements_stream_id: -1 } });
+  t.equal(s.world.realm.newStreamAnnouncementsStreamId, null);
+  checkRecipients(t, everyone.received(), isEvent('realm', 'update_dict'), activeIds(s), 'realm/update_dict');
+});
