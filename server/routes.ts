@@ -3,6 +3,8 @@ import type { RouteDef } from './endpoint.js';
 import { routes as serverSettings } from './endpoints/server-settings.js';
 import { routes as auth } from './endpoints/auth.js';
 import { routes as subscriptions } from './endpoints/subscriptions.js';
+import { routes as streams } from './endpoints/streams.js';
+import { routes as streamPreferences } from './endpoints/stream-preferences.js';
 import { routes as typing } from './endpoints/typing.js';
 import { routes as register } from './endpoints/register.js';
 import { routes as events } from './endpoints/events.js';
@@ -27,6 +29,8 @@ export const ROUTES: readonly RouteDef[] = [
   ...serverSettings,
   ...auth,
   ...subscriptions,
+  ...streams,
+  ...streamPreferences,
   ...typing,
   ...register,
   ...events,

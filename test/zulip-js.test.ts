@@ -62,3 +62,35 @@ t.test('zulip-js works against the development server unchanged', async (t) => {
   t.same(removed.removed, ['zulip-js channel']);
   await hamlet.queues.deregister({ queue_id: queue.queue_id });
 });
+
+t.test('zulip-js channel calls work unchanged: streams.retrieve, subscriptions, a channel update, archiving, filters.retrieve', async (t) => {
+  const server = await startServer({ logger: () => undefined });
+  t.teardown(() => server.close());
+  const key = (email: string) => server.world.usersByEmail.get(email)?.apiKey as string;
+  const iago = await zulip({ username: 'iago@zulip.com', apiKey: key('iago@zulip.com'), realm: server.url });
+
+  const listed = await iago.streams.retrieve({ include_default: true });
+  t.equal(listed.result, 'success', JSON.stringify(listed));
+  const denmark = listed.streams.find((s: { name: string }) => s.name === 'Denmark');
+  t.match(denmark, { stream_id: server.world.streamByName('Denmark')?.id, is_default: false });
+  const subscriptions = await iago.streams.subscriptions.retrieve();
+  t.ok(subscriptions.subscriptions.length > 0);
+
+  // zulip-js has no update helper; callEndpoint sends PATCH parameters in the query string.
+  const updated = await iago.callEndpoint(`/streams/${denmark.stream_id}`, 'PATCH', { description: 'Hygge', new_name: 'Danmark' });
+  t.equal(updated.result, 'success', JSON.stringify(updated));
+  t.match(server.world.streams.get(denmark.stream_id), { name: 'Danmark', description: 'Hygge' });
+  const archived = await iago.streams.deleteById({ stream_id: denmark.stream_id });
+  t.equal(archived.result, 'success', JSON.stringify(archived));
+  t.equal(server.world.streams.get(denmark.stream_id)?.isArchived, true);
+
+  // GET /realm/filters exists below level 176 only; at 415 it is a JSON 405.
+  const refused = await iago.filters.retrieve();
+  t.equal(refused.result, 'error');
+  const old = await startServer({ logger: () => undefined, featureLevel: 175 });
+  t.teardown(() => old.close());
+  const oldIago = await zulip({ username: 'iago@zulip.com', apiKey: key('iago@zulip.com'), realm: old.url });
+  const filters = await oldIago.filters.retrieve();
+  t.equal(filters.result, 'success', JSON.stringify(filters));
+  t.ok(filters.filters.length > 0);
+});

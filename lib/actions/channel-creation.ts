@@ -108,6 +108,11 @@ export function storeChannel(world: World, stream: Stream): void {
 export function addDefaultChannels(world: World, streams: readonly Stream[]): void {
   if (streams.length === 0) return;
   for (const stream of streams) world.defaultStreamIds.add(stream.id);
+  sendDefaultStreamsEvent(world);
+}
+
+/** The whole default-channel list (IDs from level 330, channel objects before) to every active non-guest. */
+export function sendDefaultStreamsEvent(world: World): void {
   const defaults = [...world.defaultStreamIds].map((id) => world.streams.get(id)).filter((s): s is Stream => s !== undefined);
   const payload = world.has(FEATURES.DEFAULT_STREAMS_EVENT_IDS)
     ? defaults.map((s) => s.id).sort((a, b) => a - b)

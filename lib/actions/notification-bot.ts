@@ -20,6 +20,8 @@ export type BotRecipient =
 export interface BotMessageOptions {
   /** Users for whom the new message starts as read (the acting user of a move, ...). */
   readonly readBy?: readonly number[];
+  /** Post even to an archived channel (the notice that a channel was archived). */
+  readonly allowArchived?: boolean;
 }
 
 /** The Notification Bot user; the dev realm fixture has it (ID 4). */
@@ -55,7 +57,7 @@ export function sendNotificationBotMessage(
     return deliverMessage(world, { sender: bot, recipient: { kind: 'direct', userIds }, content: body, client: 'Internal', readBy });
   }
   const stream = world.streams.get(recipient.streamId);
-  if (!stream || stream.isArchived) return null;
+  if (!stream || (stream.isArchived && !options.allowArchived)) return null;
   const topic = truncateTopic(recipient.topic);
   try {
     checkTopicsPolicy(world, stream, topic);

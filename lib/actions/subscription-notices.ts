@@ -23,7 +23,7 @@ export const CHANNEL_EVENTS_TOPIC = 'channel events';
 
 export type ChannelPolicy = 'web_public' | 'public' | 'private_shared_history' | 'private_protected_history';
 
-export function channelPolicy(stream: Stream): ChannelPolicy {
+export function channelPolicy(stream: Pick<Stream, 'isWebPublic' | 'inviteOnly' | 'historyPublicToSubscribers'>): ChannelPolicy {
   if (stream.isWebPublic) return 'web_public';
   if (!stream.inviteOnly) return 'public';
   return stream.historyPublicToSubscribers ? 'private_shared_history' : 'private_protected_history';

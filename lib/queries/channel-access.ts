@@ -68,7 +68,8 @@ export function canSeeSubscribers(world: World, user: User, stream: Stream): boo
   const subscribed = isSubscribed(world, user.id, stream.id);
   if (isGuest(user)) return subscribed;
   if (isAdministrator(user)) return true;
-  return !stream.inviteOnly || subscribed;
+  // Members of the metadata-granting groups get the peer events, so they see the list too.
+  return !stream.inviteOnly || subscribed || hasMetadataAccessViaGroups(world, user, stream);
 }
 
 /** Active users of the realm, optionally without guests, as an audience (see lib/events/audience.ts). */

@@ -2,21 +2,14 @@
  * The API shape of a subscription (`Subscription` of OpenAPI get-subscriptions) and the three
  * subscription lists register returns.
  */
-import { createHash } from 'node:crypto';
 import type { Stream, Subscription } from '../entities/stream.js';
 import { isAdministrator, isGuest, type User } from '../entities/user.js';
 import { FEATURES } from '../features.js';
 import { compareCodePoints } from '../strings.js';
 import type { World } from '../world.js';
 import { canSeeSubscribers, hasMetadataAccessViaGroups } from './channel-access.js';
+import { channelEmailAddress } from './channel-email.js';
 import { channelToApi, type ChannelViewOptions, subscriberIds } from './channels.js';
-
-/** The channel's email-gateway address that subscription objects carried before level 226 (approximated). */
-function channelEmailAddress(world: World, stream: Stream): string {
-  const slug = stream.name.toLowerCase().replace(/[^a-z0-9-]/g, '');
-  const token = createHash('sha256').update(`channel-email-${stream.id}`).digest('hex').slice(0, 32);
-  return `${slug === '' ? 'channel' : slug}.${token}@${world.realm.fakeEmailDomain}`;
-}
 
 /**
  * A subscription object: the channel's fields plus the user's personal settings. Notification

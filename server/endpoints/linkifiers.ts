@@ -7,7 +7,7 @@ import { addLinkifier, type LinkifierInput, removeLinkifier, reorderLinkifiers, 
 import { mustBeAdministrator } from '../../lib/errors.js';
 import { isAdministrator } from '../../lib/entities/user.js';
 import { FEATURES } from '../../lib/features.js';
-import { linkifiersState } from '../../lib/queries/linkifiers.js';
+import { linkifiersState, realmFiltersState } from '../../lib/queries/linkifiers.js';
 import { int, list } from '../../lib/schema.js';
 import { type AuthedContext, authed, type RouteDef } from '../endpoint.js';
 import { json, str } from '../params.js';
@@ -77,8 +77,21 @@ const reorder = authed({
   },
 });
 
+/**
+ * The legacy list `GET /realm/filters` (what zulip-js `filters.retrieve` calls): `[pattern,
+ * url_format, id]` tuples. It could not express URL templates, so from level 176 the route
+ * keeps only POST and a GET answers 405.
+ */
+const getLegacyFilters = authed({
+  until: FEATURES.LINKIFIER_URL_TEMPLATE,
+  params: {},
+  run({ world }) {
+    return { filters: realmFiltersState(world) };
+  },
+});
+
 export const routes: RouteDef[] = [
   { path: '/realm/linkifiers', methods: { GET: getLinkifiers, PATCH: reorder } },
-  { path: '/realm/filters', methods: { POST: createLinkifier } },
+  { path: '/realm/filters', methods: { GET: getLegacyFilters, POST: createLinkifier } },
   { path: '/realm/filters/{filter_id:int}', methods: { PATCH: editLinkifier, DELETE: deleteLinkifier } },
 ];

@@ -9,7 +9,13 @@ declare module 'zulip-js' {
       retrieve(params?: Params): Reply;
       me: { getProfile(): Reply; subscriptions: { add(params: Params): Reply; remove(params: Params): Reply } };
     };
-    streams: { getStreamId(name: string): Reply; subscriptions: { retrieve(params?: Params): Reply } };
+    streams: {
+      getStreamId(name: string): Reply;
+      subscriptions: { retrieve(params?: Params): Reply };
+      retrieve(params?: Params): Reply;
+      deleteById(params: Params): Reply;
+    };
+    filters: { retrieve(params?: Params): Reply };
     messages: { send(params: Params): Reply; retrieve(params: Params): Reply; update(params: Params): Reply; getHistoryById?(params: Params): Reply };
     queues: { register(params?: Params): Reply; deregister(params: Params): Reply };
     events: { retrieve(params: Params): Reply };

@@ -112,8 +112,10 @@ defineReducer('stream', (state, event) => {
     case 'create':
       for (const stream of event.streams as State[]) {
         if (locate(state, stream.stream_id)) continue;
-        // A client learns a new channel's subscribers from the peer events that follow.
-        listOf(state, 'never_subscribed')!.push(subscribersKnown(state) ? { ...stream, subscribers: [] } : { ...stream });
+        // A client learns a new channel's subscribers from the peer events that follow (also
+        // when a channel becomes visible with subscribers already in it), so it counts from 0.
+        const counted = typeof stream.subscriber_count === 'number' ? { subscriber_count: 0 } : {};
+        listOf(state, 'never_subscribed')!.push(subscribersKnown(state) ? { ...stream, ...counted, subscribers: [] } : { ...stream, ...counted });
       }
       return;
     case 'delete': {
