@@ -58,7 +58,7 @@ function archiveLegacy(world: World, stream: Stream): void {
   for (const sub of world.subscriptions.get(stream.id)?.values() ?? []) sub.active = false;
   stream.isArchived = true;
   stream.inviteOnly = true;
-  stream.name = deactivatedName(stream);
+  world.streams.rename(stream, deactivatedName(stream));
   removeFromDefaults(world, stream);
   world.events.send({ type: 'stream', op: 'delete', streams: [before] }, affected);
 }

@@ -130,7 +130,7 @@ function changeDescription(world: World, actor: User, stream: Stream, descriptio
 
 function rename(world: World, actor: User, stream: Stream, name: string): void {
   const old = stream.name;
-  stream.name = name;
+  world.streams.rename(stream, name);
   // Keyed by ID; `name` still carries the old name.
   world.events.send({ type: 'stream', op: 'update', stream_id: stream.id, name: old, property: 'name', value: name }, metadataAudience(world, stream));
   postChannelNotice(world, actor, stream, renameText(actor, old, name), stream.isArchived);
