@@ -8,6 +8,7 @@ import { routes as register } from './endpoints/register.js';
 import { routes as events } from './endpoints/events.js';
 import { routes as realm } from './endpoints/realm.js';
 import { routes as realmEmoji } from './endpoints/realm-emoji.js';
+import { routes as profileFields } from './endpoints/profile-fields.js';
 import { routes as settings } from './endpoints/settings.js';
 import { routes as userTopics } from './endpoints/user-topics.js';
 import { routes as presence } from './endpoints/presence.js';
@@ -32,6 +33,7 @@ export const ROUTES: readonly RouteDef[] = [
   ...events,
   ...realm,
   ...realmEmoji,
+  ...profileFields,
   ...settings,
   ...userTopics,
   ...presence,

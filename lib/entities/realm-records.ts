@@ -44,6 +44,13 @@ export interface CustomProfileField {
   /** 1 short text, 2 long text, 3 list, 4 date, 5 link, 6 user, 7 external account, 8 pronouns. */
   readonly type: number;
   readonly order: number;
+  /** JSON text configuring list (3) and external account (7) fields; `''` (absent) for other types. */
+  readonly fieldData?: string;
+  readonly displayInProfileSummary?: boolean;
+  /** Whether administrators ask every user to fill the field in (absent: false). */
+  readonly required?: boolean;
+  /** Whether users may change their own value (absent: true). */
+  readonly editableByUser?: boolean;
 }
 
 export interface RealmEmoji {

@@ -15,6 +15,7 @@ import { linkifiersState, realmFiltersState } from './linkifiers.js';
 import { messageState } from './message-state.js';
 import { navigationViewsState } from './navigation-views.js';
 import { presenceState } from './presence.js';
+import { profileFieldsRegisterState } from './profile-fields.js';
 import { pushDevicesState } from './push.js';
 import { realmEmojiState } from './realm-emoji.js';
 import { realmState } from './realm-state.js';
@@ -103,6 +104,7 @@ export const STATE_FUNCTIONS: ReadonlyMap<string, StateFunction> = new Map<strin
   // The same object as `GET /realm/emoji`: every custom emoji by ID, deactivated ones marked so.
   ['realm_emoji', (world) => ({ realm_emoji: realmEmojiState(world) })],
   ['realm_linkifiers', linkifierFields],
+  ['custom_profile_fields', (world, _user, o) => profileFieldsRegisterState(world, o.capabilities.pronounsFieldTypeSupported)],
   // The legacy tuple list; always empty since FL 176.
   ['realm_filters', (world) => ({ realm_filters: realmFiltersState(world) })],
 ]);
