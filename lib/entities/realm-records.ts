@@ -58,4 +58,9 @@ export interface RealmEmoji {
   readonly name: string;
   readonly authorId: number | null;
   deactivated: boolean;
+  /** The stored image's name (`<id>.<extension>`); absent for fixture emoji (`<id>.png`). */
+  readonly fileName?: string;
+  readonly contentType?: string;
+  /** The uploaded image, kept in memory. */
+  readonly bytes?: Uint8Array;
 }

@@ -6,6 +6,7 @@ import './navigation-views.js';
 import './presence.js';
 import './profile-fields.js';
 import './realm.js';
+import './realm-emoji.js';
 import './reminders.js';
 import './settings.js';
 import './subscriptions.js';
