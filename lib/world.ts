@@ -14,7 +14,7 @@ import type {
   UserTopic,
 } from './entities/personal.js';
 import type { Realm } from './entities/realm.js';
-import type { Attachment, CustomProfileField, Linkifier, RealmEmoji, Reminder } from './entities/realm-records.js';
+import type { Attachment, CustomProfileField, Linkifier, RealmEmoji, RealmPlayground, Reminder } from './entities/realm-records.js';
 import type { Stream, Subscription } from './entities/stream.js';
 import type { SettingValue, User } from './entities/user.js';
 import { EventHub } from './events/hub.js';
@@ -30,7 +30,8 @@ export type IdKind =
   | 'reminder'
   | 'attachment'
   | 'profileField'
-  | 'emoji';
+  | 'emoji'
+  | 'playground';
 
 /** Hands out increasing IDs per kind, starting above whatever the fixture used. */
 export class IdAllocator {
@@ -104,6 +105,7 @@ export class World {
   readonly attachments = new Map<number, Attachment>();
   readonly customProfileFields: CustomProfileField[] = [];
   readonly realmEmoji = new Map<number, RealmEmoji>();
+  readonly realmPlaygrounds = new Map<number, RealmPlayground>();
   /** Emails "sent" by the server, oldest first (see OutgoingEmail). */
   readonly outbox: OutgoingEmail[] = [];
 

@@ -9,6 +9,7 @@ import { routes as events } from './endpoints/events.js';
 import { routes as realm } from './endpoints/realm.js';
 import { routes as realmEmoji } from './endpoints/realm-emoji.js';
 import { routes as profileFields } from './endpoints/profile-fields.js';
+import { routes as playgrounds } from './endpoints/playgrounds.js';
 import { routes as settings } from './endpoints/settings.js';
 import { routes as userTopics } from './endpoints/user-topics.js';
 import { routes as presence } from './endpoints/presence.js';
@@ -34,6 +35,7 @@ export const ROUTES: readonly RouteDef[] = [
   ...realm,
   ...realmEmoji,
   ...profileFields,
+  ...playgrounds,
   ...settings,
   ...userTopics,
   ...presence,

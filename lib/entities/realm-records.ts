@@ -64,3 +64,12 @@ export interface RealmEmoji {
   /** The uploaded image, kept in memory. */
   readonly bytes?: Uint8Array;
 }
+
+/** A code playground: a link from code blocks of one language to an external tool. */
+export interface RealmPlayground {
+  readonly id: number;
+  readonly name: string;
+  readonly pygmentsLanguage: string;
+  /** An RFC 6570 template with the one variable `code` (FL 196); before, a URL prefix. */
+  readonly urlTemplate: string;
+}

@@ -3,6 +3,7 @@ import './drafts.js';
 import './linkifiers.js';
 import './messages.js';
 import './navigation-views.js';
+import './playgrounds.js';
 import './presence.js';
 import './profile-fields.js';
 import './realm.js';
