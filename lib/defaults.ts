@@ -62,6 +62,7 @@ const REALM_DEFAULTS: ReadonlyArray<[RealmPermissionSetting, SystemGroupName]> =
   ['can_create_private_channel_group', 'role:members'],
   ['can_create_public_channel_group', 'role:members'],
   ['can_create_web_public_channel_group', 'role:owners'],
+  ['can_invite_users_group', 'role:members'],
   ['can_manage_all_groups', 'role:owners'],
   ['can_set_topics_policy_group', 'role:members'],
   ['can_move_messages_between_channels_group', 'role:members'],

@@ -4,6 +4,7 @@
  */
 import type { Clock } from './clock.js';
 import type { SystemGroupName, UserGroup } from './entities/group.js';
+import type { EmailInvite, MultiuseInvite } from './entities/invite.js';
 import type { Message } from './entities/message.js';
 import type {
   Draft,
@@ -31,7 +32,9 @@ export type IdKind =
   | 'attachment'
   | 'profileField'
   | 'emoji'
-  | 'playground';
+  | 'playground'
+  | 'invite'
+  | 'multiuseInvite';
 
 /** Hands out increasing IDs per kind, starting above whatever the fixture used. */
 export class IdAllocator {
@@ -106,6 +109,8 @@ export class World {
   readonly customProfileFields: CustomProfileField[] = [];
   readonly realmEmoji = new Map<number, RealmEmoji>();
   readonly realmPlaygrounds = new Map<number, RealmPlayground>();
+  readonly invites = new Map<number, EmailInvite>();
+  readonly multiuseInvites = new Map<number, MultiuseInvite>();
   /** Emails "sent" by the server, oldest first (see OutgoingEmail). */
   readonly outbox: OutgoingEmail[] = [];
 

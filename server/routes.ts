@@ -10,6 +10,7 @@ import { routes as realm } from './endpoints/realm.js';
 import { routes as realmEmoji } from './endpoints/realm-emoji.js';
 import { routes as profileFields } from './endpoints/profile-fields.js';
 import { routes as playgrounds } from './endpoints/playgrounds.js';
+import { routes as invites } from './endpoints/invites.js';
 import { routes as settings } from './endpoints/settings.js';
 import { routes as userTopics } from './endpoints/user-topics.js';
 import { routes as presence } from './endpoints/presence.js';
@@ -36,6 +37,7 @@ export const ROUTES: readonly RouteDef[] = [
   ...realmEmoji,
   ...profileFields,
   ...playgrounds,
+  ...invites,
   ...settings,
   ...userTopics,
   ...presence,

@@ -9,6 +9,7 @@ export const REALM_PERMISSION_SETTINGS = [
   'can_create_private_channel_group',
   'can_create_public_channel_group',
   'can_create_web_public_channel_group',
+  'can_invite_users_group',
   'can_manage_all_groups',
   'can_set_topics_policy_group',
   'can_move_messages_between_channels_group',
@@ -58,4 +59,8 @@ export interface Realm {
    */
   canCreateUsers: boolean;
   readonly settings: Map<RealmPermissionSetting, GroupSetting>;
+  /** Whether joining needs an invitation (absent: false, as in the development realm). */
+  inviteRequired?: boolean;
+  /** Whether disposable email addresses are refused (absent: true, the real server's default). */
+  disallowDisposableEmailAddresses?: boolean;
 }

@@ -33,6 +33,7 @@ export const REALM_GROUP_SETTING_RULES: ReadonlyMap<RealmPermissionSetting, Real
     'can_create_web_public_channel_group',
     rule(true, false, { requireSystemGroup: true, allowedSystemGroups: ['role:moderators', 'role:administrators', 'role:owners', 'role:nobody'] }),
   ],
+  ['can_invite_users_group', rule(true, false)],
   ['can_manage_all_groups', rule(false, false)],
   ['can_move_messages_between_channels_group', rule(true, false)],
   ['can_move_messages_between_topics_group', rule(true, true)],
