@@ -109,6 +109,8 @@ export class World {
   readonly customProfileFields: CustomProfileField[] = [];
   readonly realmEmoji = new Map<number, RealmEmoji>();
   readonly realmPlaygrounds = new Map<number, RealmPlayground>();
+  /** Organization settings set through `PATCH /realm` that have no field of `realm` (lib/realm-properties.ts). */
+  readonly realmProperties = new Map<string, string | number | boolean | null>();
   readonly invites = new Map<number, EmailInvite>();
   readonly multiuseInvites = new Map<number, MultiuseInvite>();
   /** Emails "sent" by the server, oldest first (see OutgoingEmail). */

@@ -14,6 +14,7 @@ import { hasGroupSetting } from '../queries/groups.js';
 import { realmSetting } from '../queries/realm-permission-state.js';
 import { accessUserGroupForUpdate } from '../queries/user-group-permissions.js';
 import type { World } from '../world.js';
+import { realmProperty } from '../realm-properties.js';
 import { canAddSubscribers } from './subscriptions.js';
 
 /** What the acting user asks for; `expiresInMinutes` null never expires. */
@@ -101,7 +102,7 @@ function recordInvitationEmail(world: World, invite: EmailInvite): void {
 function addressError(world: World, email: string): [string, boolean] | undefined {
   if (!isValidEmail(email)) return ['Invalid address.', false];
   const domain = email.slice(email.lastIndexOf('@') + 1).toLowerCase();
-  if (world.realm.disallowDisposableEmailAddresses !== false && DISPOSABLE_DOMAINS.has(domain)) return ['Please use your real email address.', false];
+  if (realmProperty(world, 'disallow_disposable_email_addresses') === true && DISPOSABLE_DOMAINS.has(domain)) return ['Please use your real email address.', false];
   return undefined;
 }
 
@@ -128,7 +129,7 @@ export function inviteUsers(world: World, actor: User, rawEmails: string, reques
   const emails = inviteeEmails(rawEmails);
   checkStreams(world, actor, request.streamIds);
   for (const id of request.groupIds) accessUserGroupForUpdate(world, actor, id, ['add_members']);
-  if (world.realm.inviteRequired !== true && !isAdministrator(actor) && actor.dateJoined > world.now() - MIN_INVITER_AGE_MS) {
+  if (realmProperty(world, 'invite_required') !== true && !isAdministrator(actor) && actor.dateJoined > world.now() - MIN_INVITER_AGE_MS) {
     throw invitationError('Your account is too new to send invites for this organization. Ask an organization admin, or a more experienced user.', [], false);
   }
   const invalid: Array<[string, string, boolean]> = [];

@@ -59,8 +59,4 @@ export interface Realm {
    */
   canCreateUsers: boolean;
   readonly settings: Map<RealmPermissionSetting, GroupSetting>;
-  /** Whether joining needs an invitation (absent: false, as in the development realm). */
-  inviteRequired?: boolean;
-  /** Whether disposable email addresses are refused (absent: true, the real server's default). */
-  disallowDisposableEmailAddresses?: boolean;
 }
