@@ -15,6 +15,7 @@ import type {
   UserTopic,
 } from './entities/personal.js';
 import type { Realm } from './entities/realm.js';
+import type { RealmExport } from './entities/realm-export.js';
 import type { Attachment, CustomProfileField, Linkifier, RealmEmoji, RealmPlayground, Reminder } from './entities/realm-records.js';
 import type { Stream, Subscription } from './entities/stream.js';
 import type { SettingValue, User } from './entities/user.js';
@@ -34,7 +35,8 @@ export type IdKind =
   | 'emoji'
   | 'playground'
   | 'invite'
-  | 'multiuseInvite';
+  | 'multiuseInvite'
+  | 'realmExport';
 
 /** Hands out increasing IDs per kind, starting above whatever the fixture used. */
 export class IdAllocator {
@@ -113,6 +115,7 @@ export class World {
   readonly realmProperties = new Map<string, string | number | boolean | null>();
   readonly invites = new Map<number, EmailInvite>();
   readonly multiuseInvites = new Map<number, MultiuseInvite>();
+  readonly realmExports = new Map<number, RealmExport>();
   /** Emails "sent" by the server, oldest first (see OutgoingEmail). */
   readonly outbox: OutgoingEmail[] = [];
 

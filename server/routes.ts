@@ -11,6 +11,8 @@ import { routes as realmEmoji } from './endpoints/realm-emoji.js';
 import { routes as profileFields } from './endpoints/profile-fields.js';
 import { routes as playgrounds } from './endpoints/playgrounds.js';
 import { routes as invites } from './endpoints/invites.js';
+import { routes as exports } from './endpoints/exports.js';
+import { routes as realmDeactivation } from './endpoints/realm-deactivation.js';
 import { routes as settings } from './endpoints/settings.js';
 import { routes as userTopics } from './endpoints/user-topics.js';
 import { routes as presence } from './endpoints/presence.js';
@@ -38,6 +40,8 @@ export const ROUTES: readonly RouteDef[] = [
   ...profileFields,
   ...playgrounds,
   ...invites,
+  ...exports,
+  ...realmDeactivation,
   ...settings,
   ...userTopics,
   ...presence,

@@ -57,7 +57,8 @@ export function planRealmProperties(world: World, actor: User, input: RealmPrope
     let value: RealmPropertyValue = raw;
     if (LIMITS.has(def.name)) value = parseLimit(def.name, raw);
     else if (def.name === 'message_retention_days') value = parseRetention(world, raw);
-    if (value !== def.get(world)) planned.push({ def, value });
+    // Like the real server, org_type is applied and reported even when unchanged.
+    if (value !== def.get(world) || def.name === 'org_type') planned.push({ def, value });
   }
   return planned;
 }

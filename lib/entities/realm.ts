@@ -59,4 +59,6 @@ export interface Realm {
    */
   canCreateUsers: boolean;
   readonly settings: Map<RealmPermissionSetting, GroupSetting>;
+  /** Set by `POST /realm/deactivate`: every authenticated request is then refused. */
+  deactivated?: boolean;
 }

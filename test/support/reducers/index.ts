@@ -1,5 +1,6 @@
 /** Every reducer module; importing this registers them all. */
 import './drafts.js';
+import './exports.js';
 import './invites.js';
 import './linkifiers.js';
 import './messages.js';
