@@ -88,3 +88,15 @@ t.test('disallow_disposable_email_addresses false lets invitations go to disposa
   await s.as(OWNER).patch('/realm', { disallow_disposable_email_addresses: false });
   t.equal((await s.as(IAGO).post('/invites', { invitee_emails: 'x@mailinator.com', stream_ids: [] })).status, 200);
 });
+
+t.test('the newer group settings are set through PATCH /realm; can_manage_billing_group needs an owner', async (t) => {
+  const s = testServer();
+  const moderators = s.world.systemGroupId('role:moderators');
+  const reply = await s.as(IAGO).patch('/realm', { can_create_bots_group: { new: moderators } });
+  t.same(reply.body, { result: 'success', msg: '', can_create_bots_group: moderators });
+  t.equal((await s.as('hamlet@zulip.com').post('/register', { fetch_event_types: ['realm'] })).body.realm_can_create_bots_group, moderators);
+  t.same(errorOf(await s.as(IAGO).patch('/realm', { can_manage_billing_group: { new: moderators } })), OWNER_ONLY);
+  const everyone = s.world.systemGroupId('role:everyone');
+  t.same(errorOf(await s.as(IAGO).patch('/realm', { can_delete_any_message_group: { new: everyone } })), bad("'can_delete_any_message_group' setting cannot be set to 'role:everyone' group."));
+  t.equal((await s.as(IAGO).patch('/realm', { direct_message_initiator_group: { new: everyone } })).status, 200, 'role:everyone is allowed for this one');
+});
