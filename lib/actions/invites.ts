@@ -63,7 +63,7 @@ function checkStreams(world: World, actor: User, streamIds: readonly number[]): 
   }
 }
 
-function checkTerms(world: World, actor: User, request: InviteRequest): void {
+function checkTerms(actor: User, request: InviteRequest): void {
   checkRoleToGrant(actor, request.invitedAs, grantsStaffRole(request.invitedAs));
 }
 
@@ -124,7 +124,7 @@ export function inviteeEmails(raw: string): string[] {
  */
 export function inviteUsers(world: World, actor: User, rawEmails: string, request: InviteRequest & { readonly notifyReferrerOnJoin: boolean }): void {
   if (!hasGroupSetting(world, actor, realmSetting(world, 'can_invite_users_group', 'role:members'), { allowEveryone: false })) throw insufficientPermission();
-  checkTerms(world, actor, request);
+  checkTerms(actor, request);
   if (rawEmails === '') throw badRequest('You must specify at least one email address.');
   const emails = inviteeEmails(rawEmails);
   checkStreams(world, actor, request.streamIds);
@@ -169,7 +169,7 @@ export function createMultiuseInvite(world: World, actor: User, request: InviteR
   if (world.has(FEATURES.MULTIUSE_INVITE_GROUP)) {
     const setting = realmSetting(world, 'create_multiuse_invite_group', 'role:administrators');
     if (!hasGroupSetting(world, actor, setting, { allowEveryone: false })) throw insufficientPermission();
-    checkTerms(world, actor, request);
+    checkTerms(actor, request);
   } else checkRoleToGrant(actor, request.invitedAs, false);
   checkStreams(world, actor, request.streamIds);
   for (const id of request.groupIds) accessUserGroupForUpdate(world, actor, id, ['add_members']);
