@@ -40,6 +40,7 @@ t.test('null invite_expires_in_minutes never expires; notify_referrer_on_join is
 
 const inviteErrors: Array<[string, string, Params, { status: number; code: string; msg: string }]> = [
   ['a guest', 'polonius@zulip.com', { invitee_emails: 'a@example.com' }, bad('Not allowed for guest users')],
+  ['a bot', 'default-bot@zulip.com', { invitee_emails: 'a@example.com' }, bad('This endpoint does not accept bot requests.')],
   ['a member inviting an administrator', HAMLET, { invitee_emails: 'a@example.com', invite_as: 200 }, { status: 400, code: 'UNAUTHORIZED_PRINCIPAL', msg: 'Must be an organization administrator' }],
   ['a moderator inviting a moderator', 'shiva@zulip.com', { invitee_emails: 'a@example.com', invite_as: 300 }, { status: 400, code: 'UNAUTHORIZED_PRINCIPAL', msg: 'Must be an organization administrator' }],
   ['an administrator inviting an owner', IAGO, { invitee_emails: 'a@example.com', invite_as: 100 }, { status: 400, code: 'UNAUTHORIZED_PRINCIPAL', msg: 'Must be an organization owner' }],
