@@ -68,7 +68,18 @@ export const fixtureSchema = object({
   ),
   defaultChannels: optional(list(str)),
   linkifiers: optional(list(object({ pattern: required(str), urlTemplate: required(str) }))),
-  customProfileFields: optional(list(object({ id: required(int), name: required(str), hint: required(str), type: required(int) }))),
+  customProfileFields: optional(
+    list(
+      object({
+        id: required(int),
+        name: required(str),
+        hint: required(str),
+        type: required(int),
+        fieldData: optional(str),
+        displayInProfileSummary: optional(bool),
+      }),
+    ),
+  ),
   profileData: optional(list(object({ user: required(str), values: required(mapOf(str)) }))),
   customEmoji: optional(list(object({ id: required(int), name: required(str), author: optional(nullable(str)) }))),
   drafts: optional(

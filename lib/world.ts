@@ -4,6 +4,7 @@
  */
 import type { Clock } from './clock.js';
 import type { SystemGroupName, UserGroup } from './entities/group.js';
+import type { EmailInvite, MultiuseInvite } from './entities/invite.js';
 import type { Message } from './entities/message.js';
 import type {
   Draft,
@@ -14,7 +15,8 @@ import type {
   UserTopic,
 } from './entities/personal.js';
 import type { Realm } from './entities/realm.js';
-import type { Attachment, CustomProfileField, Linkifier, RealmEmoji, Reminder } from './entities/realm-records.js';
+import type { RealmExport } from './entities/realm-export.js';
+import type { Attachment, CustomProfileField, Linkifier, RealmEmoji, RealmPlayground, Reminder } from './entities/realm-records.js';
 import type { Stream, Subscription } from './entities/stream.js';
 import type { SettingValue, User } from './entities/user.js';
 import { DeliveryPipeline } from './delivery-delay.js';
@@ -31,7 +33,11 @@ export type IdKind =
   | 'reminder'
   | 'attachment'
   | 'profileField'
-  | 'emoji';
+  | 'emoji'
+  | 'playground'
+  | 'invite'
+  | 'multiuseInvite'
+  | 'realmExport';
 
 /** Hands out increasing IDs per kind, starting above whatever the fixture used. */
 export class IdAllocator {
@@ -187,6 +193,12 @@ export class World {
   readonly attachments = new Map<number, Attachment>();
   readonly customProfileFields: CustomProfileField[] = [];
   readonly realmEmoji = new Map<number, RealmEmoji>();
+  readonly realmPlaygrounds = new Map<number, RealmPlayground>();
+  /** Organization settings set through `PATCH /realm` that have no field of `realm` (lib/realm-properties.ts). */
+  readonly realmProperties = new Map<string, string | number | boolean | null>();
+  readonly invites = new Map<number, EmailInvite>();
+  readonly multiuseInvites = new Map<number, MultiuseInvite>();
+  readonly realmExports = new Map<number, RealmExport>();
   /** Emails "sent" by the server, oldest first (see OutgoingEmail). */
   readonly outbox: OutgoingEmail[] = [];
 

@@ -53,7 +53,7 @@ const RECENT_LIMIT = 1024;
 export function authenticate(world: World, header: string | undefined): User {
   if (header === undefined) throw unauthorized();
   const hit = recent.get(world)?.get(header);
-  if (hit && hit.user.isActive && hit.user.apiKey === hit.key && hit.user.deliveryEmail.toLowerCase() === hit.email) return hit.user;
+  if (hit && hit.user.isActive && world.realm.deactivated !== true && hit.user.apiKey === hit.key && hit.user.deliveryEmail.toLowerCase() === hit.email) return hit.user;
   const user = authenticateFully(world, header);
   let cache = recent.get(world);
   if (!cache) {
@@ -72,6 +72,7 @@ function authenticateFully(world: World, header: string): User {
   // Compare even for unknown emails so timing does not reveal which addresses exist.
   const matches = sameKey(user?.apiKey ?? DUMMY_KEY.toString(), key);
   if (!user || !matches || user.isSystemBot) throw unauthorized('Invalid API key');
+  if (world.realm.deactivated === true) throw unauthorized('This organization has been deactivated');
   if (!user.isActive) throw unauthorized('Account is deactivated');
   if (user.botType === BOT_TYPE.INCOMING_WEBHOOK) throw unauthorized('This API is not available to incoming webhook bots.');
   return user;

@@ -10,6 +10,11 @@ import { routes as register } from './endpoints/register.js';
 import { routes as events } from './endpoints/events.js';
 import { routes as realm } from './endpoints/realm.js';
 import { routes as realmEmoji } from './endpoints/realm-emoji.js';
+import { routes as profileFields } from './endpoints/profile-fields.js';
+import { routes as playgrounds } from './endpoints/playgrounds.js';
+import { routes as invites } from './endpoints/invites.js';
+import { routes as exports } from './endpoints/exports.js';
+import { routes as realmDeactivation } from './endpoints/realm-deactivation.js';
 import { routes as settings } from './endpoints/settings.js';
 import { routes as userTopics } from './endpoints/user-topics.js';
 import { routes as presence } from './endpoints/presence.js';
@@ -36,6 +41,11 @@ export const ROUTES: readonly RouteDef[] = [
   ...events,
   ...realm,
   ...realmEmoji,
+  ...profileFields,
+  ...playgrounds,
+  ...invites,
+  ...exports,
+  ...realmDeactivation,
   ...settings,
   ...userTopics,
   ...presence,

@@ -31,7 +31,7 @@ export interface RealmUpdate {
 }
 
 /** The settings only organization owners may change (`update_realm`). */
-const OWNER_ONLY_GROUP_SETTINGS: ReadonlySet<RealmPermissionSetting> = new Set(['create_multiuse_invite_group', 'can_create_groups', 'can_manage_all_groups']);
+const OWNER_ONLY_GROUP_SETTINGS: ReadonlySet<RealmPermissionSetting> = new Set(['create_multiuse_invite_group', 'can_create_groups', 'can_manage_all_groups', 'can_invite_users_group', 'can_manage_billing_group']);
 
 /** The integer values the real server's `MessageEditHistoryVisibilityPolicyEnum` serialises to. */
 const EDIT_HISTORY_POLICY_VALUE = new Map<EditHistoryVisibilityPolicy, number>([

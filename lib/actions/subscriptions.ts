@@ -81,7 +81,7 @@ function resolveSettings(world: World, actor: User, input: SubscribeInput): Map<
 }
 
 /** Realm-level or channel-level permission to add other users (`get_streams_to_which_user_cannot_add_subscribers`). */
-function canAddSubscribers(world: World, actor: User, stream: Stream): boolean {
+export function canAddSubscribers(world: World, actor: User, stream: Stream): boolean {
   const realmLevel = world.realm.settings.get('can_add_subscribers_group');
   if (realmLevel && hasGroupSetting(world, actor, realmLevel, { allowEveryone: false })) return true;
   if (isAdministrator(actor)) return true;

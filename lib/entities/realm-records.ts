@@ -44,6 +44,13 @@ export interface CustomProfileField {
   /** 1 short text, 2 long text, 3 list, 4 date, 5 link, 6 user, 7 external account, 8 pronouns. */
   readonly type: number;
   readonly order: number;
+  /** JSON text configuring list (3) and external account (7) fields; `''` (absent) for other types. */
+  readonly fieldData?: string;
+  readonly displayInProfileSummary?: boolean;
+  /** Whether administrators ask every user to fill the field in (absent: false). */
+  readonly required?: boolean;
+  /** Whether users may change their own value (absent: true). */
+  readonly editableByUser?: boolean;
 }
 
 export interface RealmEmoji {
@@ -51,4 +58,18 @@ export interface RealmEmoji {
   readonly name: string;
   readonly authorId: number | null;
   deactivated: boolean;
+  /** The stored image's name (`<id>.<extension>`); absent for fixture emoji (`<id>.png`). */
+  readonly fileName?: string;
+  readonly contentType?: string;
+  /** The uploaded image, kept in memory. */
+  readonly bytes?: Uint8Array;
+}
+
+/** A code playground: a link from code blocks of one language to an external tool. */
+export interface RealmPlayground {
+  readonly id: number;
+  readonly name: string;
+  readonly pygmentsLanguage: string;
+  /** An RFC 6570 template with the one variable `code` (FL 196); before, a URL prefix. */
+  readonly urlTemplate: string;
 }

@@ -9,6 +9,16 @@ export const REALM_PERMISSION_SETTINGS = [
   'can_create_private_channel_group',
   'can_create_public_channel_group',
   'can_create_web_public_channel_group',
+  'can_invite_users_group',
+  'can_create_bots_group',
+  'can_create_write_only_bots_group',
+  'can_delete_any_message_group',
+  'can_delete_own_message_group',
+  'can_manage_billing_group',
+  'can_mention_many_users_group',
+  'can_set_delete_message_policy_group',
+  'can_summarize_topics_group',
+  'direct_message_initiator_group',
   'can_manage_all_groups',
   'can_set_topics_policy_group',
   'can_move_messages_between_channels_group',
@@ -58,4 +68,6 @@ export interface Realm {
    */
   canCreateUsers: boolean;
   readonly settings: Map<RealmPermissionSetting, GroupSetting>;
+  /** Set by `POST /realm/deactivate`: every authenticated request is then refused. */
+  deactivated?: boolean;
 }

@@ -8,7 +8,7 @@ export function realmEmojiState(world: World): Record<string, unknown> {
       {
         id: String(emoji.id),
         name: emoji.name,
-        source_url: `/user_avatars/${world.realm.id}/emoji/images/${emoji.id}.png`,
+        source_url: `/user_avatars/${world.realm.id}/emoji/images/${emoji.fileName ?? `${emoji.id}.png`}`,
         still_url: null,
         deactivated: emoji.deactivated,
         author_id: emoji.authorId,

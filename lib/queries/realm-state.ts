@@ -6,6 +6,7 @@
 import { seconds } from '../clock.js';
 import type { User } from '../entities/user.js';
 import { type Feature, FEATURES } from '../features.js';
+import { realmProperty } from '../realm-properties.js';
 import type { World } from '../world.js';
 import { addRealmPermissionFields, supportedPermissionSettings } from './realm-permission-state.js';
 import { addLimitFields, addServerFields } from './server-limits-state.js';
@@ -35,12 +36,12 @@ function addRealmSettingFields(world: World, fields: Fields, options: RegisterOp
     .since(FEATURES.REALM_DATE_CREATED, 'realm_date_created', seconds(realm.dateCreated))
     .since(FEATURES.EDIT_HISTORY_VISIBILITY_POLICY, 'realm_message_edit_history_visibility_policy', realm.editHistoryVisibilityPolicy)
     .set('realm_allow_edit_history', realm.editHistoryVisibilityPolicy !== 'none')
-    .set('realm_default_language', 'en')
+    .set('realm_default_language', realmProperty(world, 'default_language'))
     .set('realm_description', realm.description)
     .set('realm_digest_emails_enabled', false)
-    .set('realm_disallow_disposable_email_addresses', true)
+    .set('realm_disallow_disposable_email_addresses', realmProperty(world, 'disallow_disposable_email_addresses'))
     .set('realm_email_changes_disabled', false)
-    .set('realm_invite_required', false)
+    .set('realm_invite_required', realmProperty(world, 'invite_required'))
     .set('realm_inline_image_preview', true)
     .set('realm_inline_url_embed_preview', false)
     .since(FEATURES.TOPICS_POLICY, 'realm_topics_policy', realm.topicsPolicy)
@@ -51,7 +52,7 @@ function addRealmSettingFields(world: World, fields: Fields, options: RegisterOp
     .since(FEATURES.UNIQUE_NAMES, 'realm_require_unique_names', false)
     .set('realm_name_changes_disabled', false)
     .set('realm_avatar_changes_disabled', false)
-    .set('realm_emails_restricted_to_domains', false)
+    .set('realm_emails_restricted_to_domains', realmProperty(world, 'emails_restricted_to_domains'))
     .set('realm_send_welcome_emails', true)
     .set('realm_message_content_allowed_in_email_notifications', true)
     .since(FEATURES.SPECTATOR_ACCESS, 'realm_enable_spectator_access', realm.enableSpectatorAccess)
@@ -62,13 +63,13 @@ function addRealmSettingFields(world: World, fields: Fields, options: RegisterOp
     .set('realm_waiting_period_threshold', realm.waitingPeriodThreshold)
     .set('realm_digest_weekday', 1)
     .set('realm_default_code_block_language', world.has(FEATURES.CODE_BLOCK_LANGUAGE_EMPTY) ? '' : null)
-    .set('realm_message_content_delete_limit_seconds', noLimit(null, FEATURES.DELETE_LIMIT_NULL))
+    .set('realm_message_content_delete_limit_seconds', noLimit(realmProperty(world, 'message_content_delete_limit_seconds') as number | null, FEATURES.DELETE_LIMIT_NULL))
     .set('realm_authentication_methods', authenticationMethods(world, options))
     .set('realm_allow_message_editing', realm.allowMessageEditing)
     .set('realm_message_content_edit_limit_seconds', noLimit(realm.messageContentEditLimitSeconds, FEATURES.EDIT_LIMIT_NULL))
-    .since(FEATURES.MOVE_LIMITS, 'realm_move_messages_within_stream_limit_seconds', 604_800)
-    .since(FEATURES.MOVE_LIMITS, 'realm_move_messages_between_streams_limit_seconds', 604_800)
-    .since(FEATURES.READ_RECEIPTS, 'realm_enable_read_receipts', true)
+    .since(FEATURES.MOVE_LIMITS, 'realm_move_messages_within_stream_limit_seconds', realmProperty(world, 'move_messages_within_stream_limit_seconds'))
+    .since(FEATURES.MOVE_LIMITS, 'realm_move_messages_between_streams_limit_seconds', realmProperty(world, 'move_messages_between_streams_limit_seconds'))
+    .since(FEATURES.READ_RECEIPTS, 'realm_enable_read_receipts', realmProperty(world, 'enable_read_receipts'))
     .set('realm_icon_url', REALM_ICON)
     .set('realm_icon_source', 'G')
     .renamed(FEATURES.FILE_SIZE_MIB, 'max_icon_file_size', 'max_icon_file_size_mib', 5)
@@ -89,7 +90,7 @@ function addRealmSettingFields(world: World, fields: Fields, options: RegisterOp
     .set('realm_push_notifications_enabled', world.pushConfigured)
     .since(FEATURES.PUSH_END_TIMESTAMP, 'realm_push_notifications_enabled_end_timestamp', null)
     .renamed(FEATURES.FILE_SIZE_MIB, 'realm_upload_quota', 'realm_upload_quota_mib', null)
-    .since(FEATURES.ORG_TYPE, 'realm_org_type', 0)
+    .since(FEATURES.ORG_TYPE, 'realm_org_type', realmProperty(world, 'org_type'))
     .set('realm_plan_type', 1)
     .since(FEATURES.GUEST_DM_WARNING, 'realm_enable_guest_user_dm_warning', true)
     .since(FEATURES.GUEST_INDICATOR, 'realm_enable_guest_user_indicator', true);

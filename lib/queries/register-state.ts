@@ -14,7 +14,9 @@ import { draftsState } from './drafts.js';
 import { linkifiersState, realmFiltersState } from './linkifiers.js';
 import { messageState } from './message-state.js';
 import { navigationViewsState } from './navigation-views.js';
+import { playgroundsState } from './playgrounds.js';
 import { presenceState } from './presence.js';
+import { profileFieldsRegisterState } from './profile-fields.js';
 import { pushDevicesState } from './push.js';
 import { realmEmojiState } from './realm-emoji.js';
 import { realmState } from './realm-state.js';
@@ -103,6 +105,8 @@ export const STATE_FUNCTIONS: ReadonlyMap<string, StateFunction> = new Map<strin
   // The same object as `GET /realm/emoji`: every custom emoji by ID, deactivated ones marked so.
   ['realm_emoji', (world) => ({ realm_emoji: realmEmojiState(world) })],
   ['realm_linkifiers', linkifierFields],
+  ['realm_playgrounds', (world) => (world.has(FEATURES.PLAYGROUNDS) ? { realm_playgrounds: playgroundsState(world) } : {})],
+  ['custom_profile_fields', (world, _user, o) => profileFieldsRegisterState(world, o.capabilities.pronounsFieldTypeSupported)],
   // The legacy tuple list; always empty since FL 176.
   ['realm_filters', (world) => ({ realm_filters: realmFiltersState(world) })],
 ]);

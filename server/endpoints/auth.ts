@@ -14,6 +14,7 @@ import { sameKey } from '../auth.js';
 
 const authFailed = () => new ApiError('AUTHENTICATION_FAILED', 401, 'Your username or password is incorrect');
 const userDeactivated = () => new ApiError('USER_DEACTIVATED', 401, 'Account is deactivated');
+const realmDeactivated = () => new ApiError('REALM_DEACTIVATED', 401, 'This organization has been deactivated');
 const invalidSubdomain = () => new ApiError('NONEXISTENT_SUBDOMAIN', 404, 'Invalid subdomain');
 
 function keyResponse(world: World, user: User): Record<string, unknown> {
@@ -29,6 +30,7 @@ function checkPassword(app: ChatApp, username: string, password: string): User {
   const world = app.world;
   const user = world.usersByEmail.get(username.toLowerCase());
   if (user?.isSystemBot) throw invalidSubdomain();
+  if (user && world.realm.deactivated === true) throw realmDeactivated();
   if (user && !user.isActive) throw userDeactivated();
   if (!world.realm.emailAuthEnabled) {
     throw new ApiError('PASSWORD_AUTH_DISABLED', 401, 'Password authentication is disabled in this organization');
@@ -62,6 +64,7 @@ const devFetchApiKey = open({
     const user = world.usersByEmail.get(username.toLowerCase());
     if (user?.isSystemBot) throw invalidSubdomain();
     if (!user) throw authFailed();
+    if (world.realm.deactivated === true) throw realmDeactivated();
     if (!user.isActive) throw userDeactivated();
     return keyResponse(world, user);
   },

@@ -2,6 +2,7 @@
  * Organization settings: `PATCH /realm/user_settings_defaults` (section 4.3, level 96) and a
  * minimal `PATCH /realm` (message editing, waiting period, moderation channel, group settings).
  */
+import { applyRealmProperties, planRealmProperties } from '../../lib/actions/realm-properties.js';
 import { type GroupSettingChange, updateRealm } from '../../lib/actions/realm-settings.js';
 import { updateUserSettingsDefaults } from '../../lib/actions/user-settings-defaults.js';
 import { badRequest, mustBeAdministrator } from '../../lib/errors.js';
@@ -15,6 +16,7 @@ import { type AuthedContext, authed, RawReply, type RouteDef } from '../endpoint
 import { sentNames } from '../form.js';
 import { json, literalStr, type Param, readDeclared } from '../params.js';
 import { success } from '../respond.js';
+import { REALM_PROPERTY_PARAMS, realmPropertyInput } from './realm-property-params.js';
 import { settingParam, settingsAtLevel } from './user-settings-params.js';
 
 const requireAdministrator = ({ user }: AuthedContext): void => {
@@ -55,6 +57,7 @@ const updateRealmSettings = authed({
   gate: requireAdministrator,
   params: {
     allow_message_editing: json(bool),
+    ...REALM_PROPERTY_PARAMS,
     ...groupSettingParams,
     message_content_edit_limit_seconds: json(union(int, strSchema)),
     message_edit_history_visibility_policy: literalStr('all', 'moves', 'none').availableFrom(FEATURES.EDIT_HISTORY_VISIBILITY_POLICY),
@@ -69,7 +72,9 @@ const updateRealmSettings = authed({
       const change = args[name];
       if (change !== undefined) groupSettings.set(name, change);
     }
-    return updateRealm(world, user, {
+    // Every setting is validated before any is applied.
+    const properties = planRealmProperties(world, user, realmPropertyInput(args));
+    const data = updateRealm(world, user, {
       groupSettings,
       ...(args.allow_message_editing === undefined ? {} : { allowMessageEditing: args.allow_message_editing }),
       ...(args.message_content_edit_limit_seconds === undefined ? {} : { messageContentEditLimitSeconds: args.message_content_edit_limit_seconds }),
@@ -77,6 +82,7 @@ const updateRealmSettings = authed({
       ...(args.moderation_request_channel_id === undefined ? {} : { moderationRequestChannelId: args.moderation_request_channel_id }),
       ...(args.waiting_period_threshold === undefined ? {} : { waitingPeriodThreshold: args.waiting_period_threshold }),
     });
+    return { ...data, ...Object.fromEntries(applyRealmProperties(world, properties)) };
   },
 });
 

@@ -1,0 +1,102 @@
+import t from 'tap';
+import { checkEventsConverge } from './support/apply-events.js';
+import { activeIds, checkRecipients, isEvent, listenAll } from './support/event-recipients.js';
+import { checkEventShapes } from './support/event-schema.js';
+import { bad, errorOf, type Params, testServer } from './support/harness.js';
+
+const IAGO = 'iago@zulip.com';
+const OWNER = 'desdemona@zulip.com';
+const OWNER_ONLY = { status: 400, code: 'UNAUTHORIZED_PRINCIPAL', msg: 'Must be an organization owner' };
+
+/** [parameters, response data, register field and value after]. */
+const changes: Array<[Params, Record<string, unknown>, string, unknown]> = [
+  [{ name: 'New name' }, { name: 'updated' }, 'realm_name', 'New name'],
+  [{ description: 'About us' }, { description: 'updated' }, 'realm_description', 'About us'],
+  [{ default_language: 'de' }, { default_language: 'updated' }, 'realm_default_language', 'de'],
+  [{ invite_required: true }, { invite_required: true }, 'realm_invite_required', true],
+  [{ emails_restricted_to_domains: true }, { emails_restricted_to_domains: true }, 'realm_emails_restricted_to_domains', true],
+  [{ disallow_disposable_email_addresses: false }, { disallow_disposable_email_addresses: false }, 'realm_disallow_disposable_email_addresses', false],
+  [{ enable_read_receipts: false }, { enable_read_receipts: false }, 'realm_enable_read_receipts', false],
+  [{ enable_spectator_access: false }, { enable_spectator_access: false }, 'realm_enable_spectator_access', false],
+  [{ org_type: 20 }, { org_type: 20 }, 'realm_org_type', 20],
+  [{ message_content_delete_limit_seconds: 600 }, { message_content_delete_limit_seconds: 600 }, 'realm_message_content_delete_limit_seconds', 600],
+  [{ move_messages_within_stream_limit_seconds: '"unlimited"' }, { move_messages_within_stream_limit_seconds: null }, 'realm_move_messages_within_stream_limit_seconds', null],
+  [{ move_messages_between_streams_limit_seconds: 60 }, { move_messages_between_streams_limit_seconds: 60 }, 'realm_move_messages_between_streams_limit_seconds', 60],
+  [{ message_retention_days: 30 }, { message_retention_days: 30 }, 'realm_message_retention_days', 30],
+  [{ message_retention_days: '"unlimited"' }, {}, 'realm_message_retention_days', -1],
+];
+
+for (const [params, data, field, value] of changes) {
+  const [name] = Object.keys(params) as [string];
+  t.test(`PATCH /realm ${name}: answers the change, sends realm/update to everyone, and register converges`, async (t) => {
+    const s = testServer();
+    const everyone = listenAll(s);
+    let reply: { body: Record<string, unknown> } | undefined;
+    const events = await checkEventsConverge(t, s.as('hamlet@zulip.com'), {
+      fetchEventTypes: ['realm'],
+      expectEvents: Object.keys(data).length > 0,
+      action: async () => (reply = await s.as(OWNER).patch('/realm', params)),
+    });
+    t.same(reply?.body, { result: 'success', msg: '', ...data });
+    checkEventShapes(t, events);
+    if (Object.keys(data).length > 0) {
+      t.same(events.map(({ id: _id, ...e }) => e), [{ type: 'realm', op: 'update', property: name, value: value }]);
+      checkRecipients(t, everyone.received(), isEvent('realm', 'update'), activeIds(s), name);
+    }
+    t.equal((await s.as('hamlet@zulip.com').post('/register', { fetch_event_types: ['realm'] })).body[field], value);
+  });
+}
+
+const errors: Array<[string, Params, { status: number; code: string; msg: string }]> = [
+  ['an unknown language', { default_language: 'xx' }, bad("Invalid language 'xx'")],
+  ['a zero delete limit', { message_content_delete_limit_seconds: 0 }, { status: 400, code: 'REQUEST_VARIABLE_INVALID', msg: "Bad value for 'message_content_delete_limit_seconds': 0" }],
+  ['a bad retention text', { message_retention_days: '"forever"' }, { status: 400, code: 'REQUEST_VARIABLE_INVALID', msg: "Bad value for 'message_retention_days': forever" }],
+  ['an unknown org_type', { org_type: 7 }, bad('Invalid org_type: Value error, Not in the list of possible values')],
+  ['a name over 40 characters', { name: 'n'.repeat(41) }, bad('name is too long (limit: 40 characters)')],
+];
+
+for (const [what, params, expected] of errors) {
+  t.test(`PATCH /realm refuses ${what} and changes nothing`, async (t) => {
+    const s = testServer();
+    t.same(errorOf(await s.as(OWNER).patch('/realm', { ...params, description: 'changed?' })), expected);
+    t.not(s.world.realm.description, 'changed?');
+  });
+}
+
+t.test('owner-only settings refuse administrators; other settings refuse moderators', async (t) => {
+  const s = testServer();
+  for (const params of [{ invite_required: true }, { emails_restricted_to_domains: true }, { disallow_disposable_email_addresses: false }, { message_retention_days: 10 }]) {
+    t.same(errorOf(await s.as(IAGO).patch('/realm', params)), OWNER_ONLY, JSON.stringify(params));
+  }
+  t.equal((await s.as(IAGO).patch('/realm', { name: 'Admins may' })).status, 200);
+  t.same(errorOf(await s.as('shiva@zulip.com').patch('/realm', { name: 'x' })), { status: 400, code: 'UNAUTHORIZED_PRINCIPAL', msg: 'Must be an organization administrator' });
+});
+
+t.test('levels: retention says forever before 91; read receipts exist from 137', async (t) => {
+  const old = testServer({ featureLevel: 90 });
+  t.equal((await old.as(OWNER).patch('/realm', { message_retention_days: '"forever"' })).status, 200);
+  const level136 = testServer({ featureLevel: 136 });
+  await level136.as(OWNER).patch('/realm', { enable_read_receipts: false });
+  t.equal(level136.world.realmProperties.has('enable_read_receipts'), false, 'ignored below 137');
+  const level137 = testServer({ featureLevel: 137 });
+  await level137.as(OWNER).patch('/realm', { enable_read_receipts: false });
+  t.equal(level137.world.realmProperties.get('enable_read_receipts'), false);
+});
+
+t.test('disallow_disposable_email_addresses false lets invitations go to disposable addresses', async (t) => {
+  const s = testServer();
+  await s.as(OWNER).patch('/realm', { disallow_disposable_email_addresses: false });
+  t.equal((await s.as(IAGO).post('/invites', { invitee_emails: 'x@mailinator.com', stream_ids: [] })).status, 200);
+});
+
+t.test('the newer group settings are set through PATCH /realm; can_manage_billing_group needs an owner', async (t) => {
+  const s = testServer();
+  const moderators = s.world.systemGroupId('role:moderators');
+  const reply = await s.as(IAGO).patch('/realm', { can_create_bots_group: { new: moderators } });
+  t.same(reply.body, { result: 'success', msg: '', can_create_bots_group: moderators });
+  t.equal((await s.as('hamlet@zulip.com').post('/register', { fetch_event_types: ['realm'] })).body.realm_can_create_bots_group, moderators);
+  t.same(errorOf(await s.as(IAGO).patch('/realm', { can_manage_billing_group: { new: moderators } })), OWNER_ONLY);
+  const everyone = s.world.systemGroupId('role:everyone');
+  t.same(errorOf(await s.as(IAGO).patch('/realm', { can_delete_any_message_group: { new: everyone } })), bad("'can_delete_any_message_group' setting cannot be set to 'role:everyone' group."));
+  t.equal((await s.as(IAGO).patch('/realm', { direct_message_initiator_group: { new: everyone } })).status, 200, 'role:everyone is allowed for this one');
+});

@@ -1,0 +1,4 @@
+/** `realm_export` carries the whole export list; register has no export state, so clients refetch or keep it apart. */
+import { defineReducer } from './registry.js';
+
+defineReducer('realm_export', () => undefined);
