@@ -196,6 +196,17 @@ export const FEATURES = {
   CHANNEL_FOLDER_LIMITS: f(410, 'register: max_channel_folder_name/description_length'),
   PARTIAL_SUBSCRIBERS: f(412, "include_subscribers 'partial'"),
   REMINDER_NOTE: f(415, 'reminders: note'),
+  FETCH_INCLUDE_ANCHOR: f(155, 'GET /messages: include_anchor'),
+  FLAGS_FOR_NARROW: f(155, 'POST /messages/flags/narrow'),
+  NARROW_DM_OPERATORS: f(177, 'narrow: dm, dm-including and is:dm (pm-with, group-pm-with, is:private deprecated)'),
+  NARROW_INTEGER_ID: f(194, 'narrow: the id operand may be an integer'),
+  NARROW_HAS_REACTION: f(249, 'narrow: has:reaction'),
+  NARROW_CHANNEL_OPERATORS: f(250, 'narrow: channel and channels (aliases of stream and streams)'),
+  NARROW_CHANNEL_WORDING: f(255, "narrow errors say 'channel' (was 'stream')"),
+  NARROW_IS_FOLLOWED: f(265, 'narrow: is:followed'),
+  NARROW_WITH: f(271, 'narrow: with'),
+  FETCH_MESSAGE_IDS: f(300, 'GET /messages: message_ids'),
+  NARROW_IS_MUTED: f(366, 'narrow: is:muted'),
 } as const satisfies Record<string, Feature>;
 
 export type FeatureName = keyof typeof FEATURES;
