@@ -6,7 +6,6 @@
 import type { User } from '../../lib/entities/user.js';
 import { badRequest, unauthorized } from '../../lib/errors.js';
 import { FEATURES } from '../../lib/features.js';
-import type { JsonValue } from '../../lib/json.js';
 import { compileNarrow } from '../../lib/narrow/predicates.js';
 import { searchFields } from '../../lib/narrow/search.js';
 import { narrowParameter, type NarrowTerm } from '../../lib/narrow/terms.js';
@@ -14,22 +13,16 @@ import { resolveWith } from '../../lib/narrow/with.js';
 import { firstUnreadAnchor, limitToRange, matchingMessages } from '../../lib/queries/message-fetch.js';
 import { fetchedMessages } from '../../lib/queries/message-fetch-view.js';
 import { allowEmptyTopic } from '../../lib/queries/messages.js';
-import { bool, int, list, refine, schema } from '../../lib/schema.js';
+import { bool, int, list, nullable } from '../../lib/schema.js';
 import type { World } from '../../lib/world.js';
 import { authenticate } from '../auth.js';
 import { authed, open, type RouteDef } from '../endpoint.js';
 import { json, str } from '../params.js';
 import type { ApiRequest } from '../request.js';
-import { parseAnchor } from './message-anchor.js';
+import { anyJson, nonNegativeInt, parseAnchor } from './message-range.js';
 
 export const MAX_MESSAGES_PER_FETCH = 5000;
 
-const nonNegative = refine(int, (value, path) => {
-  // pydantic's NonNegativeInt; the real server has no template for this error.
-  if (value < 0) throw badRequest(`${path} is too small`);
-});
-/** Any JSON: the narrow is validated in the view, where the emulated level is known. */
-const anyJson = schema<JsonValue>((value) => value);
 
 /** The user authenticated by the gate, per request (spectators have none). */
 const viewers = new WeakMap<ApiRequest, User>();
@@ -53,14 +46,14 @@ export const getMessages = open({
   params: {
     anchor: str(),
     include_anchor: json(bool).default(true).availableFrom(FEATURES.FETCH_INCLUDE_ANCHOR, { otherwise: true }),
-    num_before: json(nonNegative).default(0),
-    num_after: json(nonNegative).default(0),
+    num_before: json(nonNegativeInt).default(0),
+    num_after: json(nonNegativeInt).default(0),
     narrow: json(anyJson).default(null),
     use_first_unread_anchor: json(bool).default(false),
     client_gravatar: json(bool),
     apply_markdown: json(bool).default(true),
     allow_empty_topic_name: json(bool).default(false).availableFrom(FEATURES.EMPTY_TOPIC),
-    message_ids: json(nullableIds()).availableFrom(FEATURES.FETCH_MESSAGE_IDS),
+    message_ids: json(nullable(list(nonNegativeInt))).availableFrom(FEATURES.FETCH_MESSAGE_IDS),
   },
   run({ world, request }, args) {
     const viewer = viewers.get(request) ?? null;
@@ -102,10 +95,6 @@ export const getMessages = open({
     };
   },
 });
-
-function nullableIds() {
-  return schema<number[] | null>((value, path) => (value === null ? null : list(nonNegative).parse(value, path)));
-}
 
 /** Which of the given messages (among those the user received) match the narrow. */
 export const matchesNarrow = authed({

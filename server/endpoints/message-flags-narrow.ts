@@ -6,30 +6,25 @@
 import { checkFlagChange, updateFlagForMessages } from '../../lib/actions/message-flags-narrow.js';
 import { badRequest } from '../../lib/errors.js';
 import { FEATURES } from '../../lib/features.js';
-import type { JsonValue } from '../../lib/json.js';
 import { narrowParameter } from '../../lib/narrow/terms.js';
 import { resolveWith } from '../../lib/narrow/with.js';
 import { firstUnreadAnchor, limitToRange, matchingMessages } from '../../lib/queries/message-fetch.js';
-import { bool, int, refine, schema } from '../../lib/schema.js';
+import { bool } from '../../lib/schema.js';
 import { authed, type RouteDef } from '../endpoint.js';
 import { json, str } from '../params.js';
-import { parseAnchor } from './message-anchor.js';
+import { anyJson, nonNegativeInt, parseAnchor } from './message-range.js';
 
 /** The most messages one request processes; each side is clamped, keeping at least half. */
 const MAX_MESSAGES = 5000;
 
-const nonNegative = refine(int, (value, path) => {
-  if (value < 0) throw badRequest(`${path} is too small`);
-});
-const anyJson = schema<JsonValue>((value) => value);
 
 const updateForNarrow = authed({
   since: FEATURES.FLAGS_FOR_NARROW,
   params: {
     anchor: str().required(),
     include_anchor: json(bool).default(true),
-    num_before: json(nonNegative).required(),
-    num_after: json(nonNegative).required(),
+    num_before: json(nonNegativeInt).required(),
+    num_after: json(nonNegativeInt).required(),
     narrow: json(anyJson).required(),
     op: str().required(),
     flag: str().required(),

@@ -1,6 +1,16 @@
-/** The `anchor` parameter of the message-range endpoints, read as the real server does. */
+/** Parameters shared by the message-range endpoints (`GET /messages`, `POST /messages/flags/narrow`). */
 import { badRequest } from '../../lib/errors.js';
+import type { JsonValue } from '../../lib/json.js';
 import { LARGER_THAN_MAX_MESSAGE_ID } from '../../lib/queries/message-fetch.js';
+import { int, refine, schema } from '../../lib/schema.js';
+
+/** pydantic's NonNegativeInt (the real server has no template of its own for this error). */
+export const nonNegativeInt = refine(int, (value, path) => {
+  if (value < 0) throw badRequest(`${path} is too small`);
+});
+
+/** Any JSON: a narrow is validated in the view, where the emulated level is known. */
+export const anyJson = schema<JsonValue>((value) => value);
 
 /**
  * The anchor a client asked for: a message ID (negative ones become 0, huge ones `newest`),
