@@ -153,3 +153,27 @@ t.test('the reader\'s flags: historical messages are read and historical', async
   t.same(message.flags, ['read', 'historical']);
   t.same(await fetchIds(s.as(HAMLET), { anchor: 'newest', num_before: 5 }), [], 'not in the combined feed');
 });
+
+t.test('client_gravatar leaves avatar_url null for senders with public emails (default from level 92)', async (t) => {
+  const s = testServer();
+  const visible = await s.as('othello@zulip.com').patch('/settings', { email_address_visibility: 1 });
+  t.equal(visible.status, 200, visible.text);
+  const id = await sendToChannel(s, 'othello@zulip.com', 'Verona', 'x', 'hi');
+  const avatar = async (params: Record<string, unknown>, server = s) =>
+    (await server.as('iago@zulip.com').get('/messages', { anchor: String(id), ...params })).body.messages[0].avatar_url;
+  t.equal(await avatar({}), null, 'default true');
+  t.match(await avatar({ client_gravatar: false }), /^https:\/\/secure\.gravatar\.com\//);
+  const old = testServer({ featureLevel: 91 });
+  old.world.users.get(12)?.settings.set('email_address_visibility', 1);
+  await sendToChannel(old, 'othello@zulip.com', 'Verona', 'x', 'hi');
+  t.equal(await avatar({ client_gravatar: true }, old), null, 'asked for at level 91');
+  t.match(await avatar({}, old), /^https:\/\/secure\.gravatar\.com\//, 'default false before level 92');
+});
+
+t.test('allow_empty_topic_name exists from level 334', async (t) => {
+  const old = testServer({ featureLevel: 333 });
+  const reply = await old.as(HAMLET).get('/messages', { anchor: 'newest', allow_empty_topic_name: true });
+  t.same(reply.body.ignored_parameters_unsupported, ['allow_empty_topic_name']);
+  const current = await testServer().as(HAMLET).get('/messages', { anchor: 'newest', allow_empty_topic_name: true });
+  t.notOk('ignored_parameters_unsupported' in current.body);
+});
