@@ -7,7 +7,7 @@
 import type { Message } from '../entities/message.js';
 import type { User } from '../entities/user.js';
 import { FEATURES } from '../features.js';
-import { renameGeneralChat } from '../topic-names.js';
+import { RESOLVED_TOPIC_PREFIX, renameGeneralChat } from '../topic-names.js';
 import type { World } from '../world.js';
 import { channelByOperand, isFollowedBy, isMutedFor, participants, userByOperand } from './lookups.js';
 import { matchesSearch, parseSearch, type SearchQuery } from './search.js';
@@ -27,7 +27,6 @@ export interface CompiledNarrow {
   readonly search: SearchQuery | undefined;
 }
 
-const RESOLVED_TOPIC_PREFIX = '✔ ';
 const MAX_MESSAGE_ID = 2 ** 31 - 1;
 const MENTION_FLAGS = ['mentioned', 'wildcard_mentioned', 'stream_wildcard_mentioned', 'topic_wildcard_mentioned', 'group_mentioned'];
 
