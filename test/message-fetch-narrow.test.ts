@@ -191,7 +191,7 @@ t.test('operators exist from their levels', async (t) => {
 t.test('with: the conversation of an accessible message replaces the narrow\'s conversation', async (t) => {
   const { s, m } = await seed();
   t.same(await ids(s, [['with', String(m.dogs)], ['stream', 'Denmark'], ['topic', 'plans']]), [m.cats, m.dogs], 'channel and topic of the message');
-  t.same(await ids(s, [{ operator: 'with', operand: String(m.dm) }]), [m.dm], 'a direct message conversation');
+  t.same(await ids(s, [{ operator: 'with', operand: m.dm }]), [m.dm], 'a direct message conversation, by an integer ID');
   t.same(await ids(s, [['with', String(m.group)], ['sender', `user${s.id(HAMLET)}@zulipdev.com`]]), [m.group], 'other terms stay');
   const secret = await sendToChannel(s, 'iago@zulip.com', 'core team', 'x', 'secret');
   const othello = s.as('othello@zulip.com');

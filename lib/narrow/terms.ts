@@ -29,8 +29,8 @@ const isInteger = (value: JsonValue): value is number => typeof value === 'numbe
 /** The operand check the real server picks by operator (`check_string_or_int`, ...). */
 function checkOperand(world: World, operator: JsonValue, operand: JsonValue): Operand {
   const op = typeof operator === 'string' ? operator : '';
-  const idOperators = world.has(FEATURES.NARROW_INTEGER_ID) ? new Set([...ID_OPERATORS, 'id']) : ID_OPERATORS;
-  if (idOperators.has(op)) {
+  const integerId = (op === 'id' && world.has(FEATURES.NARROW_INTEGER_ID)) || (op === 'with' && world.has(FEATURES.NARROW_WITH));
+  if (ID_OPERATORS.has(op) || integerId) {
     if (typeof operand === 'string' || isInteger(operand)) return operand;
     throw badRequest('operand is not a string or integer');
   }
