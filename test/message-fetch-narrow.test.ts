@@ -100,6 +100,17 @@ t.test('each operator selects what the real server selects', async (t) => {
   for (const [name, narrow, expected] of cases) t.same(await ids(s, narrow), expected, name);
 });
 
+t.test('has: reads links, uploads and images from the rendered message', async (t) => {
+  const s = testServer();
+  const upload = await sendToChannel(s, HAMLET, 'Verona', 'x', 'see [notes.txt](/user_uploads/2/ab/notes.txt)');
+  const image = await sendToChannel(s, HAMLET, 'Verona', 'x', 'https://example.com/cat.png');
+  const link = await sendToChannel(s, HAMLET, 'Verona', 'x', 'https://example.com/');
+  await sendToChannel(s, HAMLET, 'Verona', 'x', 'plain');
+  t.same(await ids(s, [['has', 'link']]), [upload, image, link]);
+  t.same(await ids(s, [['has', 'attachment']]), [upload]);
+  t.same(await ids(s, [['has', 'image']]), [image]);
+});
+
 t.test('search results are highlighted in content and topic', async (t) => {
   const { s, m } = await seed();
   const reply = await s.as(HAMLET).get('/messages', { anchor: 'oldest', num_after: 10, narrow: [['search', 'lunch cats']] });

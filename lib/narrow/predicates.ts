@@ -129,7 +129,8 @@ class TermCompiler {
       case 'link':
         return (m) => /<a\s[^>]*href=/i.test(rendered(m));
       case 'image':
-        return (m) => /<img\s/i.test(rendered(m));
+        // An inline image, or a link to an image file the real server would preview inline.
+        return (m) => /<img\s|href="[^"]*\.(?:png|jpe?g|gif|webp|bmp)(?:\?[^"]*)?"/i.test(rendered(m));
       case 'attachment':
         return (m) => /href="[^"]*\/user_uploads\//.test(rendered(m));
       case 'reaction':
