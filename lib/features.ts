@@ -14,6 +14,7 @@ export interface Feature {
 const f = (level: number, what: string): Feature => ({ level, what });
 
 export const FEATURES = {
+  REACTION_USER_ID: f(2, 'reactions carry user_id (the user object is deprecated)'),
   INTEGER_PRINCIPALS: f(9, 'subscribe: principals may be user IDs'),
   MESSAGE_RETENTION_DAYS: f(17, 'channels: message_retention_days'),
   ATTACHMENT_DATE_SENT: f(22, 'attachment messages carry date_sent (was name); integer times'),

@@ -138,6 +138,12 @@ t.test('message objects carry the reader\'s flags, reactions and rendering optio
       user: { email: `user${s.id(HAMLET)}@zulipdev.com`, full_name: 'King Hamlet', id: s.id(HAMLET), is_mirror_dummy: false },
     },
   ]);
+  const level1 = testServer({ featureLevel: 1 });
+  const early = await sendToChannel(level1, 'othello@zulip.com', 'Verona', 'x', 'hi');
+  level1.world.messages.get(early)?.reactions.push({ userId: s.id(HAMLET), emojiName: 'smile', emojiCode: '1f604', reactionType: 'unicode_emoji' });
+  const [old] = (await level1.as(HAMLET).get('/messages', { anchor: String(early) })).body.messages;
+  t.notOk('user_id' in old.reactions[0], 'no user_id at level 1, only the user object');
+  t.equal(old.reactions[0].user.id, s.id(HAMLET));
   const [raw] = (await s.as(HAMLET).get('/messages', { anchor: String(id), apply_markdown: false, allow_empty_topic_name: true })).body.messages;
   t.equal(raw.content, 'Hello **bold**');
   t.equal(raw.content_type, 'text/x-markdown');

@@ -4,19 +4,20 @@
  */
 import type { Message, Reaction } from '../entities/message.js';
 import type { User } from '../entities/user.js';
+import { FEATURES } from '../features.js';
 import { searchFields, type SearchQuery } from '../narrow/search.js';
 import type { World } from '../world.js';
 import { flagsFor, toApiMessage, type MessageView } from './messages.js';
 import { apiEmail } from './users.js';
 
-/** A reaction as the API lists it, with the deprecated `user` object old clients still read. */
+/** A reaction as the API lists it: `user_id` from level 2, and the deprecated `user` object old clients still read. */
 export function apiReaction(world: World, reaction: Reaction): Record<string, unknown> {
   const user = world.users.get(reaction.userId);
   return {
     emoji_name: reaction.emojiName,
     emoji_code: reaction.emojiCode,
     reaction_type: reaction.reactionType,
-    user_id: reaction.userId,
+    ...(world.has(FEATURES.REACTION_USER_ID) ? { user_id: reaction.userId } : {}),
     user: {
       email: user ? apiEmail(world, user) : '',
       full_name: user?.fullName ?? '',
