@@ -1,4 +1,4 @@
-/** Helpers for message-reading tests: send through the API, read IDs back. */
+/** Shared steps of the message-reading tests: send through the API, read IDs back. */
 import type { Client, Params, Reply, TestServer } from './harness.js';
 
 async function sent(reply: Reply): Promise<number> {
