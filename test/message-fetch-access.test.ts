@@ -85,6 +85,10 @@ t.test('spectators read web-public channels only, and only when asking for them'
   t.same(errorOf(await spectator.get('/messages', { ...NEWEST, narrow: [{ operator: 'channels', operand: 'web-public', negated: true }] })), unauthorized, 'negated');
   const verona = await spectator.get('/messages', { ...NEWEST, narrow: [['channels', 'web-public'], ['stream', 'Verona']] });
   t.same(errorOf(verona), { status: 400, code: 'BAD_NARROW', msg: 'Invalid narrow operator: unknown web-public channel Verona' });
+  const romeChannel = s.world.streams.get(s.streamId('Rome'));
+  if (romeChannel) romeChannel.isArchived = true;
+  t.same(errorOf(await spectator.get('/messages', { ...NEWEST, narrow: [['channels', 'web-public']] })), unauthorized, 'no web-public channel left');
+  if (romeChannel) romeChannel.isArchived = false;
   s.world.realm.enableSpectatorAccess = false;
   t.same(errorOf(await spectator.get('/messages', { ...NEWEST, narrow: [['channels', 'web-public']] })), unauthorized, 'the realm turned spectators off');
   t.equal((await s.as('hamlet@zulip.com').get('/messages', NEWEST)).status, 200, 'readers are unaffected');

@@ -31,7 +31,9 @@ const SPECTATOR_OPERATORS = new Set(['channel', 'stream', 'channels', 'streams',
 
 /** A spectator's narrow must ask for web-public channels and use only public operators; else 401. */
 function checkSpectatorNarrow(world: World, narrow: readonly NarrowTerm[]): NarrowTerm[] {
-  if (!world.realm.enableSpectatorAccess) throw unauthorized();
+  // The realm must allow spectators and have a web-public channel that is not archived.
+  const hasWebPublic = [...world.streams.values()].some((stream) => stream.isWebPublic && !stream.isArchived);
+  if (!world.realm.enableSpectatorAccess || !hasWebPublic) throw unauthorized();
   const cleaned = narrow.filter((term) => !(term.operator === 'in' && term.operand === 'home' && !term.negated));
   const isWebPublic = cleaned.some((t) => (t.operator === 'channels' || t.operator === 'streams') && t.operand === 'web-public' && !t.negated);
   if (!isWebPublic || !cleaned.every((term) => SPECTATOR_OPERATORS.has(term.operator))) throw unauthorized();
