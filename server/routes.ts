@@ -22,6 +22,8 @@ import { routes as userStatus } from './endpoints/user-status.js';
 import { routes as drafts } from './endpoints/drafts.js';
 import { routes as userGroups } from './endpoints/user-groups.js';
 import { routes as messages } from './endpoints/messages.js';
+import { routes as messageFetch } from './endpoints/message-fetch.js';
+import { routes as messageFlagsNarrow } from './endpoints/message-flags-narrow.js';
 import { routes as push } from './endpoints/push.js';
 import { routes as navigationViews } from './endpoints/navigation-views.js';
 import { routes as linkifiers } from './endpoints/linkifiers.js';
@@ -53,6 +55,8 @@ export const ROUTES: readonly RouteDef[] = [
   ...drafts,
   ...userGroups,
   ...messages,
+  ...messageFetch,
+  ...messageFlagsNarrow,
   ...push,
   ...navigationViews,
   ...linkifiers,

@@ -94,3 +94,31 @@ t.test('zulip-js channel calls work unchanged: streams.retrieve, subscriptions, 
   t.equal(filters.result, 'success', JSON.stringify(filters));
   t.ok(filters.filters.length > 0);
 });
+
+t.test('zulip-js messages.retrieve reads history with a narrow unchanged', async (t) => {
+  const server = await startServer({ logger: () => undefined });
+  t.teardown(() => server.close());
+  const realm = server.url;
+  const hamletKey = server.world.usersByEmail.get('hamlet@zulip.com')?.apiKey as string;
+  const hamlet = await zulip({ username: 'hamlet@zulip.com', apiKey: hamletKey, realm });
+  const first = await hamlet.messages.send({ type: 'stream', to: 'Verona', topic: 'zulip-js', content: 'first cats' });
+  const second = await hamlet.messages.send({ type: 'stream', to: 'Verona', topic: 'zulip-js', content: 'second dogs' });
+  await hamlet.messages.send({ type: 'stream', to: 'Denmark', topic: 'zulip-js', content: 'elsewhere' });
+
+  const pairs = await hamlet.messages.retrieve({ anchor: 'newest', num_before: 10, num_after: 0, narrow: [['stream', 'Verona'], ['topic', 'zulip-js']] });
+  t.equal(pairs.result, 'success', JSON.stringify(pairs));
+  t.same(pairs.messages.map((m: { id: number }) => m.id), [first.id, second.id]);
+  t.equal(pairs.found_newest, true);
+
+  const objects = await hamlet.messages.retrieve({
+    anchor: first.id,
+    num_before: 0,
+    num_after: 5,
+    narrow: [{ operator: 'channel', operand: 'Verona' }, { operator: 'search', operand: 'dogs' }],
+  });
+  t.same(objects.messages.map((m: { id: number }) => m.id), [second.id]);
+  t.equal(objects.messages[0].match_content, '<p>second <span class="highlight">dogs</span></p>');
+
+  const bad = await hamlet.messages.retrieve({ anchor: 'newest', num_before: 1, num_after: 0, narrow: [['stream', 'Nowhere']] });
+  t.same([bad.result, bad.code, bad.msg], ['error', 'BAD_NARROW', 'Invalid narrow operator: unknown channel Nowhere']);
+});

@@ -4,6 +4,7 @@
  */
 import { badRequest } from '../errors.js';
 import { list, schema, str } from '../schema.js';
+import { RESOLVED_TOPIC_PREFIX } from '../topic-names.js';
 
 export interface NarrowTerm {
   readonly operator: string;
@@ -12,7 +13,6 @@ export interface NarrowTerm {
 
 const CHANNEL_OPERATORS = new Set(['channel', 'stream']);
 const SUPPORTED_OPERATORS = new Set([...CHANNEL_OPERATORS, 'topic', 'exact-topic', 'sender', 'is']);
-const RESOLVED_TOPIC_PREFIX = '✔ ';
 
 /** `narrow` as a JSON list of `[operator, operand]` string pairs. */
 export const narrowSchema = schema<NarrowTerm[]>((value, path) => {

@@ -15,6 +15,7 @@ import { bool, int } from '../../lib/schema.js';
 import { authed, type RouteDef } from '../endpoint.js';
 import { choiceStr, json, literalStr, str } from '../params.js';
 import { getMessage } from './message-get.js';
+import { getMessages } from './message-fetch.js';
 
 const messageId = (path: ReadonlyMap<string, string>): number => Number(path.get('message_id'));
 
@@ -100,7 +101,7 @@ const markTopic = authed({
 });
 
 export const routes: RouteDef[] = [
-  { path: '/messages', methods: { POST: send } },
+  { path: '/messages', methods: { GET: getMessages, POST: send } },
   { path: '/messages/{message_id:int}', methods: { GET: getMessage, PATCH: edit } },
   { path: '/messages/{message_id:int}/history', methods: { GET: history } },
   { path: '/messages/{message_id:int}/report', methods: { POST: report } },

@@ -1,0 +1,103 @@
+/**
+ * The `search` operator: an approximation of the real server's PostgreSQL full-text search
+ * (`plainto_tsquery` with an English configuration over the topic and the rendered content,
+ * plus a case-insensitive substring match for each "quoted phrase"), and the
+ * `match_content` / `match_subject` highlighting it returns.
+ *
+ * Words are runs of letters and digits, compared case-insensitively after a light English
+ * plural folding (`cats` finds `cat`, `replies` finds `reply`); common English stop words are
+ * ignored, and a query of stop words only matches nothing, as an empty `tsquery` does.
+ */
+
+/** A subset of PostgreSQL's English stop-word list (the most common words). */
+const STOP_WORDS = new Set(
+  (
+    'a about above after again against all am an and any are as at be because been before being below between both but by ' +
+    'can did do does doing down during each few for from further had has have having he her here hers herself him himself ' +
+    'his how i if in into is it its itself just me more most my myself no nor not now of off on once only or other our ours ' +
+    'ourselves out over own same she should so some such than that the their theirs them themselves then there these they ' +
+    'this those through to too under until up very was we were what when where which while who whom why will with you your ' +
+    'yours yourself yourselves'
+  ).split(' '),
+);
+
+const WORD = /[\p{L}\p{N}]+/gu;
+
+/** The lexeme a word is compared by: lower case, English plural endings folded. */
+export function lexeme(word: string): string {
+  const lower = word.toLowerCase();
+  if (lower.length > 4 && lower.endsWith('ies')) return `${lower.slice(0, -3)}y`;
+  if (lower.length > 3 && /(?:ss|x|z|ch|sh)es$/.test(lower)) return lower.slice(0, -2);
+  if (lower.length > 3 && lower.endsWith('s') && !lower.endsWith('ss')) return lower.slice(0, -1);
+  return lower;
+}
+
+export interface SearchQuery {
+  /** Lexemes that must all occur in the topic or the content. */
+  readonly lexemes: ReadonlySet<string>;
+  /** Quoted phrases that must each occur (case-insensitively) in the content source or the topic. */
+  readonly phrases: readonly string[];
+}
+
+/** Parses a search operand (several `search` terms are joined with spaces first). */
+export function parseSearch(operand: string): SearchQuery {
+  const lexemes = new Set<string>();
+  for (const [word] of operand.matchAll(WORD)) {
+    if (!STOP_WORDS.has(word.toLowerCase())) lexemes.add(lexeme(word));
+  }
+  const phrases: string[] = [];
+  for (const [token] of operand.matchAll(/"[^"]+"|\S+/g)) {
+    if (token.length > 1 && token.startsWith('"') && token.endsWith('"')) phrases.push(token.slice(1, -1).toLowerCase());
+  }
+  return { lexemes, phrases };
+}
+
+const ENTITIES = new Map([
+  ['&amp;', '&'],
+  ['&lt;', '<'],
+  ['&gt;', '>'],
+  ['&quot;', '"'],
+  ['&#39;', "'"],
+  ['&#x27;', "'"],
+]);
+
+/** The text of rendered HTML: tags dropped, the common entities decoded. */
+export function htmlText(html: string): string {
+  return html.replace(/<[^>]*>/g, ' ').replace(/&(?:amp|lt|gt|quot|#39|#x27);/g, (entity) => ENTITIES.get(entity) ?? entity);
+}
+
+/** Whether a message with this topic, content source and rendered content matches the query. */
+export function matchesSearch(query: SearchQuery, topic: string, content: string, renderedContent: string): boolean {
+  if (query.lexemes.size === 0) return false;
+  const present = new Set<string>();
+  for (const text of [topic, htmlText(renderedContent)]) {
+    for (const [word] of text.matchAll(WORD)) present.add(lexeme(word));
+  }
+  for (const wanted of query.lexemes) if (!present.has(wanted)) return false;
+  const haystacks = [content.toLowerCase(), topic.toLowerCase()];
+  return query.phrases.every((phrase) => haystacks.some((text) => text.includes(phrase)));
+}
+
+export const escapeHtml = (text: string): string =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#x27;');
+
+/**
+ * Wraps each word of `html` (outside tags and entities) whose lexeme is searched for in
+ * `<span class="highlight">`, as the real server marks the matches of `ts_headline`.
+ */
+export function highlight(html: string, query: SearchQuery): string {
+  if (query.lexemes.size === 0) return html;
+  return html.replace(/(<[^>]*>|&#?\w+;)|[\p{L}\p{N}]+/gu, (token: string, markup: string | undefined) => {
+    if (markup !== undefined || !query.lexemes.has(lexeme(token))) return token;
+    return `<span class="highlight">${token}</span>`;
+  });
+}
+
+/** The `match_content` and `match_subject` fields of a search result. */
+export function searchFields(query: SearchQuery | undefined, topic: string, renderedContent: string): { match_content: string; match_subject: string } {
+  const empty: SearchQuery = { lexemes: new Set(), phrases: [] };
+  return {
+    match_content: highlight(renderedContent, query ?? empty),
+    match_subject: highlight(escapeHtml(topic), query ?? empty),
+  };
+}
