@@ -23,6 +23,7 @@ const program = new Command()
   .option('--fixture <path>', 'realm fixture JSON (default: the development realm)')
   .option('--no-dev-endpoints', 'disable dev_fetch_api_key and dev_list_users')
   .option('--push-configured', 'behave as if a push notification service were configured')
+  .option('--delivery-delay <ms>', 'write presence and deliver events a random 0..ms after answering, as a production server does', integer(0, 60_000))
   .option('--rate-limit [requests/seconds]', "enforce a per-user API rate limit (the real server's is 200/60)")
   .showHelpAfterError();
 
@@ -35,6 +36,7 @@ const options = program.opts<{
   devEndpoints: boolean;
   pushConfigured?: boolean;
   rateLimit?: string | true;
+  deliveryDelay?: number;
 }>();
 
 /** `--rate-limit` alone means the real server's limit; `N/S` means N requests in S seconds. */
@@ -58,6 +60,7 @@ try {
     devEndpoints: options.devEndpoints,
     pushConfigured: options.pushConfigured ?? false,
     ...(options.rateLimit === undefined ? {} : { apiRateLimit: apiRateLimit(options.rateLimit) }),
+    ...(options.deliveryDelay === undefined ? {} : { deliveryDelayMs: options.deliveryDelay }),
     ...(options.fixture ? { fixture: options.fixture } : {}),
   });
   console.log(`chat-server listening on ${server.url} (feature level ${options.featureLevel})`);

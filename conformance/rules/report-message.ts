@@ -14,6 +14,7 @@ import { byCodePoint, printableText, unknownParamName } from './arbitraries.js';
 import { expectUnauthorized } from './credentials-required.js';
 import { createChannel, FAR_ID_FLOOR, fetchState, maxMessageId, type RunChannel, sendToChannel } from './message-fixtures.js';
 import type { Rule, RuleContext } from './types.js';
+import { EVENT_DEADLINE_MS } from './event-waits.js';
 
 const REPORT_LEVEL = 382;
 const REPORT_TYPES = ['spam', 'harassment', 'inappropriate', 'norms', 'other'] as const;
@@ -194,20 +195,25 @@ const ignoredReported: Rule = {
 const eventsShape = v.object({ events: v.array(v.object({ type: v.string() })) });
 const messageEvent = v.object({ type: v.literal('message'), message: v.object({ type: v.string(), content: v.string(), stream_id: v.optional(v.int()), subject: v.optional(v.string()) }) });
 
-/** Polls the queue (without blocking) until `found` accepts an event, or gives up. */
+/**
+ * Polls the queue (without blocking) until `found` accepts an event, or the deadline passes. The
+ * last acknowledged event ID is kept per queue across calls: acknowledging events discards them,
+ * so polling again from -1 would be refused.
+ */
+const lastSeen = new Map<string, number>();
 async function pollFor(client: ApiClient, queueId: string, found: (event: Readonly<Record<string, unknown>>) => boolean): Promise<Readonly<Record<string, unknown>> | undefined> {
-  let last = -1;
-  // The notification is posted during the report request; its event may trail it a little.
-  for (const pause of [25, 50, 100, 200, 400, 0]) {
-    const reply = await client.get('/events', { queue_id: queueId, last_event_id: last, dont_block: true });
+  // The notification is posted during the report request; on a production server its event trails it.
+  const end = Date.now() + EVENT_DEADLINE_MS;
+  for (let pause = 25; ; pause = Math.min(pause * 2, 250)) {
+    const reply = await client.get('/events', { queue_id: queueId, last_event_id: lastSeen.get(queueId) ?? -1, dont_block: true });
     const { events } = expectShape(expectSuccess(reply), eventsShape, 'body', reply);
     for (const event of events as ReadonlyArray<Readonly<Record<string, unknown>>>) {
-      if (typeof event.id === 'number') last = Math.max(last, event.id);
+      if (typeof event.id === 'number') lastSeen.set(queueId, Math.max(lastSeen.get(queueId) ?? -1, event.id));
       if (found(event)) return event;
     }
-    if (pause > 0) await new Promise((resolve) => setTimeout(resolve, pause));
+    if (Date.now() >= end) return undefined;
+    await new Promise((resolve) => setTimeout(resolve, pause));
   }
-  return undefined;
 }
 
 const notificationPosted: Rule = {

@@ -9,11 +9,23 @@ import type { ApiClient, JsonObject, Reply } from '../client/api-client.js';
 import { check, expectEqual, expectShape, expectSuccess } from '../expect/assert.js';
 import { v } from '../expect/shape.js';
 import { type EventQueue, openQueue, realmLimits, sorted } from './channel-fixtures.js';
+import { eventsBeforeSentinel } from './event-waits.js';
 import type { Rule, RuleContext } from './types.js';
 import { channelTypes, channelTyping, directType, sharedChannel, topicText, TYPING } from './typing-support.js';
 
 /** Typing events in `events` (other event types are ignored). */
 const typingEvents = (events: readonly JsonObject[]): JsonObject[] => events.filter((event) => event.type === 'typing');
+
+/** Channel typing events in `events`. */
+const channelTypingEvents = (events: readonly JsonObject[]): JsonObject[] => typingEvents(events).filter((event) => event.message_type === 'stream');
+
+/** A direct typing event: the sentinel that channel typing checks send after the notification under test. */
+const isDirectTyping = (event: JsonObject): boolean => event.type === 'typing' && event.message_type !== 'stream';
+
+/** Sends the direct-typing sentinel from the member to the second member. */
+function directSentinel(ctx: RuleContext): () => Promise<void> {
+  return async () => void expectSuccess(await ctx.as('member').post('/typing', { op: 'start', to: [ctx.identity('second-member').userId] }));
+}
 
 const person = v.object({ user_id: v.int({ min: 1 }), email: v.string() }, { exact: true });
 
@@ -59,11 +71,13 @@ const channelDelivery: Rule = {
     const plain = await openTypingQueue(ctx, receiver, false);
     await ctx.property('op x type x topic', [fc.constantFrom('start', 'stop'), fc.constantFrom(...channelTypes(ctx.featureLevel)), topicText], async (op, type, topic) => {
       expectSuccess(await ctx.as('member').post('/typing', channelTyping(ctx.featureLevel, type, op, channel, topic)));
-      const events = typingEvents(await capable.poll());
+      // Exactly one before the sentinel; none at all in the queue that did not declare the capability.
+      const events = channelTypingEvents(await eventsBeforeSentinel(capable, directSentinel(ctx), isDirectTyping, 'direct typing'));
       expectEqual(events.length, 1, 'typing events in the capable queue');
       const event = expectShape(events[0], channelEventShape, 'event', undefined);
       expectEqual([event.op, event.sender.user_id, event.stream_id, event.topic], [op, sender.userId, channel.streamId, topic], 'op, sender, stream_id, topic');
-      expectEqual(typingEvents(await plain.poll()).length, 0, 'typing events in a queue without stream_typing_notifications');
+      const plainEvents = await eventsBeforeSentinel(plain, async () => undefined, isDirectTyping, 'direct typing');
+      expectEqual(channelTypingEvents(plainEvents).length, 0, 'typing events in a queue without stream_typing_notifications');
     }, { maxRuns: 6 });
   },
 };
@@ -90,8 +104,10 @@ const emptyTopicAliases: Rule = {
     const aliases = [emptyTopicDisplayName, ...(ctx.featureLevel >= EMPTY_TOPIC_LEVELS.NO_TOPIC ? ['(no topic)'] : [])];
     await ctx.property('aliases x op', [fc.constantFrom(...aliases), fc.constantFrom('start', 'stop')], async (alias, op) => {
       expectSuccess(await ctx.as('member').post('/typing', channelTyping(ctx.featureLevel, 'stream', op, channel, alias)));
+      const sentinel = directSentinel(ctx);
       for (const [queue, expected] of [[modern, ''], [legacy, emptyTopicDisplayName]] as const) {
-        const events = typingEvents(await queue.poll());
+        // The sentinel is sent once and reaches both queues; the second wait only reads.
+        const events = channelTypingEvents(await eventsBeforeSentinel(queue, queue === modern ? sentinel : async () => undefined, isDirectTyping, 'direct typing'));
         expectEqual(events.map((event) => event.topic), [expected], `typing event topics (${queue === modern ? 'with' : 'without'} empty_topic_name)`);
       }
     }, { maxRuns: 4 });
@@ -117,7 +133,14 @@ const directDelivery: Rule = {
     const queue = await openTypingQueue(ctx, receiver, false);
     await ctx.property('op x type given or not', [fc.constantFrom('start', 'stop'), fc.boolean()], async (op, withType) => {
       expectSuccess(await ctx.as('member').post('/typing', { op, to: [receiverId], type: withType ? directType(ctx.featureLevel) : undefined }));
-      const events = typingEvents(await queue.poll());
+      // The sentinel: the receiver's own notification to the member, which the receiver's queue gets too.
+      const before = await eventsBeforeSentinel(
+        queue,
+        async () => void expectSuccess(await receiver.post('/typing', { op: 'stop', to: [sender.userId] })),
+        (event) => event.type === 'typing' && (event.sender as { user_id?: unknown } | undefined)?.user_id === receiverId,
+        "the receiver's own typing",
+      );
+      const events = typingEvents(before);
       expectEqual(events.length, 1, 'typing events in the recipient queue');
       const event = expectShape(events[0], directEventShape(ctx.featureLevel), 'event', undefined);
       expectEqual([event.op, event.sender.user_id], [op, sender.userId], 'op, sender');
@@ -131,9 +154,18 @@ const directDelivery: Rule = {
     }
     ctx.cleanup('turn receives_typing_notifications back on', async (c) => void (await setReceivesTyping(c.as('second-member'), true)));
     expectSuccess(off);
-    await queue.poll(); // the settings change event, if any
+    // Typing events cannot be the sentinel here: the receiver gets none. Turning the setting back on
+    // makes a user_settings event that arrives after anything the notification caused.
+    const watcher = await openQueue(receiver, ['typing', 'user_settings']);
+    ctx.cleanup('delete settings queue', async () => watcher.close());
     expectSuccess(await ctx.as('member').post('/typing', { op: 'start', to: [receiverId] }));
-    expectEqual(typingEvents(await queue.poll()).length, 0, 'typing events for a user with receives_typing_notifications off');
+    const before = await eventsBeforeSentinel(
+      watcher,
+      async () => void expectSuccess(await setReceivesTyping(receiver, true)),
+      (event) => event.type === 'user_settings' && event.property === 'receives_typing_notifications',
+      'the setting turned back on',
+    );
+    expectEqual(typingEvents(before).length, 0, 'typing events for a user with receives_typing_notifications off');
   },
 };
 
