@@ -11,6 +11,7 @@ import { type Fixture, fixtureSchema } from './fixture-schema.js';
 import { JsonSyntaxError, parseJson } from './json.js';
 import { renderMarkdown } from './markdown.js';
 import { syncRoleGroups } from './actions/role-groups.js';
+import { fixtureBotProfile } from './fixture-bots.js';
 import { SETTINGS_BY_NAME, stockDefaults } from './user-settings.js';
 import { World, type WorldOptions } from './world.js';
 
@@ -218,8 +219,10 @@ class Builder {
       const user = this.newUser({ ...entry, role: ROLE.MEMBER, where, isBot: true, botType: entry.botType });
       user.botOwnerId = entry.owner ? this.user(entry.owner, where).id : null;
       w.addUser(user);
+      w.bots.set(user.id, fixtureBotProfile(user));
     });
     for (const user of w.users.values()) if (!user.isSystemBot) syncRoleGroups(w, user);
+    if (this.fixture.reservedUserIdsThrough !== undefined) w.ids.reserve('user', this.fixture.reservedUserIdsThrough);
   }
 
   private groups(): void {

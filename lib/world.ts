@@ -3,6 +3,7 @@
  * (lib/actions) are the only code that writes to it, queries (lib/queries) only read.
  */
 import type { Clock } from './clock.js';
+import type { BotProfile } from './entities/bot.js';
 import type { SystemGroupName, UserGroup } from './entities/group.js';
 import type { Message } from './entities/message.js';
 import type {
@@ -103,6 +104,8 @@ export class World {
   readonly reminders = new Map<number, Reminder>();
   readonly attachments = new Map<number, Attachment>();
   readonly customProfileFields: CustomProfileField[] = [];
+  /** Bot user ID to its default channels and services (bots without an entry have none). */
+  readonly bots = new Map<number, BotProfile>();
   readonly realmEmoji = new Map<number, RealmEmoji>();
   /** Emails "sent" by the server, oldest first (see OutgoingEmail). */
   readonly outbox: OutgoingEmail[] = [];

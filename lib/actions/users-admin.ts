@@ -6,8 +6,9 @@ import { randomInt } from 'node:crypto';
 import { isValidEmail } from '../email.js';
 import { badRequest, mustBeOwner } from '../errors.js';
 import type { Stream } from '../entities/stream.js';
-import { isAdministrator, isOwner, ROLE, type SettingValue, type User } from '../entities/user.js';
+import { isOwner, ROLE, type SettingValue, type User } from '../entities/user.js';
 import { FEATURES } from '../features.js';
+import { botAudienceIds } from '../queries/bots.js';
 import { accessUserById, toApiUser } from '../queries/users.js';
 import { canAdminUser, checkFullName, isLastHumanOwner, userIdsWhoCanAccess } from '../queries/users-admin.js';
 import { render } from '../render.js';
@@ -79,7 +80,7 @@ export function createUser(world: World, input: NewUser): User {
 }
 
 /** `realm_user` `add` to everyone who can access the new user, each seeing the email they may see. */
-function announceNewUser(world: World, user: User): void {
+export function announceNewUser(world: World, user: User): void {
   const variants = new Map<string, { person: Record<string, unknown>; recipients: number[] }>();
   for (const recipientId of userIdsWhoCanAccess(world, user)) {
     const recipient = world.users.get(recipientId) as User;
@@ -92,16 +93,11 @@ function announceNewUser(world: World, user: User): void {
   for (const { person, recipients } of variants.values()) world.events.send({ type: 'realm_user', op: 'add', person }, recipients);
 }
 
-/** Administrators and the bot's owner: who hears about a bot (`bot_owner_user_ids`). */
-function botAudience(world: World, bot: User): number[] {
-  return [...world.users.values()].filter((u) => u.isActive && !u.isSystemBot && (isAdministrator(u) || u.id === bot.botOwnerId)).map((u) => u.id);
-}
-
 /**
  * Deactivates one account and tells the realm (`do_deactivate_user`). Since level 222 that is a
  * `realm_user` update with `is_active: false`; before, a `remove` event.
  */
-function doDeactivate(world: World, user: User): void {
+export function doDeactivate(world: World, user: User): void {
   const audience = userIdsWhoCanAccess(world, user).filter((id) => id !== user.id);
   user.isActive = false;
   const modern = world.has(FEATURES.NO_REMOVE_EVENT_ON_DEACTIVATION);
@@ -109,7 +105,7 @@ function doDeactivate(world: World, user: User): void {
   world.events.send({ type: 'realm_user', op: modern ? 'update' : 'remove', person }, audience);
   if (user.isBot) {
     const bot = modern ? { user_id: user.id, is_active: false } : { user_id: user.id, full_name: user.fullName };
-    world.events.send({ type: 'realm_bot', op: modern ? 'update' : 'remove', bot }, botAudience(world, user));
+    world.events.send({ type: 'realm_bot', op: modern ? 'update' : 'remove', bot }, botAudienceIds(world, user));
   }
   sendPeerEventsForUser(world, user.id, 'peer_remove');
 }

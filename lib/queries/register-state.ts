@@ -10,6 +10,7 @@ import type { User } from '../entities/user.js';
 import { displayTopic } from '../topic-names.js';
 import { FEATURES } from '../features.js';
 import type { World } from '../world.js';
+import { realmBotsState } from './bots.js';
 import { draftsState } from './drafts.js';
 import { linkifiersState, realmFiltersState } from './linkifiers.js';
 import { messageState } from './message-state.js';
@@ -79,6 +80,7 @@ export const STATE_FUNCTIONS: ReadonlyMap<string, StateFunction> = new Map<strin
   ['realm', realmState],
   ['realm_user', realmUserState],
   ['realm_user_settings_defaults', realmUserSettingsDefaultsState],
+  ['realm_bot', (world, user) => ({ realm_bots: realmBotsState(world, user) })],
   ['user_settings', userSettingsState],
   ['update_display_settings', legacyDisplaySettingsState],
   ['update_global_notifications', legacyNotificationSettingsState],

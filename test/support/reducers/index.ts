@@ -1,4 +1,5 @@
 /** Every reducer module; importing this registers them all. */
+import './bots.js';
 import './drafts.js';
 import './linkifiers.js';
 import './messages.js';
