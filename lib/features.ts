@@ -22,6 +22,7 @@ export const FEATURES = {
   CREATE_USER_RETURNS_ID: f(30, 'POST /users returns user_id'),
   CREATE_USERS_PERMISSION: f(36, 'POST /users needs can_create_users (was any administrator)'),
   PRESENCE_BY_USER_ID: f(43, 'GET /users/{user_id}/presence accepts a user ID'),
+  MUTED_USERS: f(48, 'POST/DELETE /users/me/muted_users/{muted_user_id}; muted_users event and state'),
   INVITE_OTHERS: f(51, 'register: can_invite_others_to_realm'),
   LIMITS_IN_REALM: f(53, 'register: max_stream_name_length, max_topic_length, ... under realm'),
   LINKIFIERS_ENDPOINT: f(54, 'GET /realm/linkifiers'),

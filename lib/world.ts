@@ -106,6 +106,10 @@ export class World {
   readonly customProfileFields: CustomProfileField[] = [];
   /** Bot user ID to its default channels and services (bots without an entry have none). */
   readonly bots = new Map<number, BotProfile>();
+  /** User ID to that user's alert words, in the order they were added. */
+  readonly alertWords = new Map<number, string[]>();
+  /** User ID to the users it muted, in muting order, with the time (seconds since the epoch). */
+  readonly mutedUsers = new Map<number, Array<{ readonly id: number; readonly timestamp: number }>>();
   readonly realmEmoji = new Map<number, RealmEmoji>();
   /** Emails "sent" by the server, oldest first (see OutgoingEmail). */
   readonly outbox: OutgoingEmail[] = [];

@@ -21,6 +21,9 @@ import { routes as linkifiers } from './endpoints/linkifiers.js';
 import { routes as reminders } from './endpoints/reminders.js';
 import { routes as attachments } from './endpoints/attachments.js';
 import { routes as bots } from './endpoints/bots.js';
+import { routes as alertWords } from './endpoints/alert-words.js';
+import { routes as mutedUsers } from './endpoints/muted-users.js';
+import { routes as ownAccount } from './endpoints/own-account.js';
 import { routes as usersAdmin } from './endpoints/users-admin.js';
 import { routes as users } from './endpoints/users.js';
 
@@ -46,6 +49,9 @@ export const ROUTES: readonly RouteDef[] = [
   ...reminders,
   ...attachments,
   ...bots,
+  ...alertWords,
+  ...mutedUsers,
+  ...ownAccount,
   ...usersAdmin,
   ...users,
 ];

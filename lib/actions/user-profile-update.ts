@@ -32,7 +32,7 @@ const TEXT_LIMIT = new Map<number, number>([
   [8, 50],
 ]);
 /** Types whose values are Markdown and get a `rendered_value` in events. */
-const RENDERED_TYPES = new Set([1, 2]);
+export const RENDERED_TYPES = new Set([1, 2]);
 
 function checkUserIds(world: World, value: string | number[]): string {
   if (!Array.isArray(value)) throw badRequest('User IDs is not a list');
@@ -46,7 +46,7 @@ function checkUserIds(world: World, value: string | number[]): string {
 }
 
 /** The stored form of a value, after the field type's validator (`validate_user_custom_profile_field`). */
-function validateFieldValue(world: World, field: CustomProfileField, value: string | number[]): string {
+export function validateFieldValue(world: World, field: CustomProfileField, value: string | number[]): string {
   if (field.type === 6) return checkUserIds(world, value);
   if (typeof value !== 'string') throw badRequest(`${field.name} is not a string`);
   const limit = TEXT_LIMIT.get(field.type);

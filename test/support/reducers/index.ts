@@ -4,6 +4,7 @@ import './drafts.js';
 import './linkifiers.js';
 import './messages.js';
 import './navigation-views.js';
+import './personal-lists.js';
 import './presence.js';
 import './realm.js';
 import './reminders.js';
