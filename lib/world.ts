@@ -8,9 +8,11 @@ import type { SystemGroupName, UserGroup } from './entities/group.js';
 import type { Message } from './entities/message.js';
 import type {
   Draft,
+  LegacyPushToken,
   NavigationView,
   Presence,
   PushRegistration,
+  SavedSnippet,
   UserStatus,
   UserTopic,
 } from './entities/personal.js';
@@ -31,7 +33,8 @@ export type IdKind =
   | 'reminder'
   | 'attachment'
   | 'profileField'
-  | 'emoji';
+  | 'emoji'
+  | 'savedSnippet';
 
 /** Hands out increasing IDs per kind, starting above whatever the fixture used. */
 export class IdAllocator {
@@ -110,6 +113,10 @@ export class World {
   readonly alertWords = new Map<number, string[]>();
   /** User ID to the users it muted, in muting order, with the time (seconds since the epoch). */
   readonly mutedUsers = new Map<number, Array<{ readonly id: number; readonly timestamp: number }>>();
+  /** Saved snippets by ID. */
+  readonly savedSnippets = new Map<number, SavedSnippet>();
+  /** Legacy mobile push tokens (`/users/me/apns_device_token`, `/users/me/android_gcm_reg_id`). */
+  readonly legacyPushTokens: LegacyPushToken[] = [];
   readonly realmEmoji = new Map<number, RealmEmoji>();
   /** Emails "sent" by the server, oldest first (see OutgoingEmail). */
   readonly outbox: OutgoingEmail[] = [];

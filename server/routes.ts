@@ -24,6 +24,8 @@ import { routes as bots } from './endpoints/bots.js';
 import { routes as alertWords } from './endpoints/alert-words.js';
 import { routes as mutedUsers } from './endpoints/muted-users.js';
 import { routes as ownAccount } from './endpoints/own-account.js';
+import { routes as savedSnippets } from './endpoints/saved-snippets.js';
+import { routes as legacyPush } from './endpoints/legacy-push.js';
 import { routes as usersAdmin } from './endpoints/users-admin.js';
 import { routes as users } from './endpoints/users.js';
 
@@ -52,6 +54,8 @@ export const ROUTES: readonly RouteDef[] = [
   ...alertWords,
   ...mutedUsers,
   ...ownAccount,
+  ...savedSnippets,
+  ...legacyPush,
   ...usersAdmin,
   ...users,
 ];

@@ -15,6 +15,7 @@ import { draftsState } from './drafts.js';
 import { linkifiersState, realmFiltersState } from './linkifiers.js';
 import { messageState } from './message-state.js';
 import { alertWordsOf, mutedUsersOf } from './muted-lists.js';
+import { savedSnippetsOf } from './saved-snippets.js';
 import { navigationViewsState } from './navigation-views.js';
 import { presenceState } from './presence.js';
 import { pushDevicesState } from './push.js';
@@ -84,6 +85,7 @@ export const STATE_FUNCTIONS: ReadonlyMap<string, StateFunction> = new Map<strin
   ['realm_bot', (world, user) => ({ realm_bots: realmBotsState(world, user) })],
   ['alert_words', (world, user) => ({ alert_words: alertWordsOf(world, user) })],
   ['muted_users', (world, user) => (world.has(FEATURES.MUTED_USERS) ? { muted_users: mutedUsersOf(world, user) } : {})],
+  ['saved_snippets', (world, user) => (world.has(FEATURES.SAVED_SNIPPETS) ? { saved_snippets: savedSnippetsOf(world, user) } : {})],
   ['user_settings', userSettingsState],
   ['update_display_settings', legacyDisplaySettingsState],
   ['update_global_notifications', legacyNotificationSettingsState],
