@@ -110,6 +110,7 @@ export const FEATURES = {
   CHANNEL_CREATOR_ID: f(254, 'channels: creator_id'),
   REALM_URL: f(257, 'realm_url (realm_uri deprecated)'),
   CAN_MENTION_GROUP_OBJECT: f(258, 'can_mention_group accepts anonymous groups'),
+  GROUP_SETTING_CHANGE_REQUEST: f(259, 'PATCH /user_groups/{user_group_id}: group settings as {new, old} (was a group ID)'),
   GET_USER_STATUS_ENDPOINT: f(262, 'GET /users/{user_id}/status'),
   PRESENCE_LAST_UPDATE_ID: f(263, 'presence last_update_id; slim_presence deprecated'),
   CREATE_PUBLIC_CHANNEL_GROUP: f(264, 'register: realm_can_create_public_channel_group'),

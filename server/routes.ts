@@ -14,6 +14,7 @@ import { routes as presence } from './endpoints/presence.js';
 import { routes as userStatus } from './endpoints/user-status.js';
 import { routes as drafts } from './endpoints/drafts.js';
 import { routes as userGroups } from './endpoints/user-groups.js';
+import { routes as userGroupUpdate } from './endpoints/user-group-update.js';
 import { routes as messages } from './endpoints/messages.js';
 import { routes as push } from './endpoints/push.js';
 import { routes as navigationViews } from './endpoints/navigation-views.js';
@@ -44,6 +45,7 @@ export const ROUTES: readonly RouteDef[] = [
   ...userStatus,
   ...drafts,
   ...userGroups,
+  ...userGroupUpdate,
   ...messages,
   ...push,
   ...navigationViews,
