@@ -62,3 +62,27 @@ t.test('zulip-js works against the development server unchanged', async (t) => {
   t.same(removed.removed, ['zulip-js channel']);
   await hamlet.queues.deregister({ queue_id: queue.queue_id });
 });
+
+t.test('zulip-js manages bots and reads alert words unchanged', async (t) => {
+  const server = await startServer({ logger: () => undefined });
+  t.teardown(() => server.close());
+  const hamletKey = server.world.usersByEmail.get('hamlet@zulip.com')?.apiKey as string;
+  const hamlet = await zulip({ username: 'hamlet@zulip.com', apiKey: hamletKey, realm: server.url });
+
+  // zulip-js has no bot helpers; its generic callEndpoint sends the same form requests.
+  const created = await hamlet.callEndpoint('/bots', 'POST', { full_name: 'JS Bot', short_name: 'jsbot' });
+  t.equal(created.result, 'success', JSON.stringify(created));
+  t.equal(created.user_id, 25, 'the ID a Zulip dev server would give');
+  const bot = await zulip({ username: 'jsbot-bot@zulipdev.com', apiKey: created.api_key as string, realm: server.url });
+  t.equal((await bot.users.me.getProfile()).bot_owner_id, server.world.usersByEmail.get('hamlet@zulip.com')?.id);
+  const listed = await hamlet.callEndpoint('/bots', 'GET');
+  t.same(listed.bots.map((b: { username: string }) => b.username), ['jsbot-bot@zulipdev.com']);
+  const renamed = await hamlet.callEndpoint(`/bots/${created.user_id}`, 'PATCH', { full_name: 'JS Bot Renamed' });
+  t.equal(renamed.full_name, 'JS Bot Renamed');
+  const key = await hamlet.callEndpoint(`/bots/${created.user_id}/api_key/regenerate`, 'POST');
+  t.not(key.api_key, created.api_key);
+  t.equal((await hamlet.callEndpoint(`/bots/${created.user_id}`, 'DELETE')).result, 'success');
+
+  await hamlet.callEndpoint('/users/me/alert_words', 'POST', { alert_words: JSON.stringify(['zulip-js']) });
+  t.same((await hamlet.users.me.alertWords.retrieve()).alert_words, ['zulip-js']);
+});

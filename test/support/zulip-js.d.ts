@@ -7,7 +7,11 @@ declare module 'zulip-js' {
     callEndpoint(path: string, method?: string, params?: Params): Reply;
     users: {
       retrieve(params?: Params): Reply;
-      me: { getProfile(): Reply; subscriptions: { add(params: Params): Reply; remove(params: Params): Reply } };
+      me: {
+        getProfile(): Reply;
+        subscriptions: { add(params: Params): Reply; remove(params: Params): Reply };
+        alertWords: { retrieve(params?: Params): Reply };
+      };
     };
     streams: { getStreamId(name: string): Reply; subscriptions: { retrieve(params?: Params): Reply } };
     messages: { send(params: Params): Reply; retrieve(params: Params): Reply; update(params: Params): Reply; getHistoryById?(params: Params): Reply };
