@@ -94,6 +94,26 @@ const CASES: readonly BotCase[] = [
     recipients: (s) => ({ update: withOwner(s, AARON) }),
   },
   {
+    title: 'reactivating a bot: realm_bot update is_active true to the owner and administrators',
+    observers: [AARON, IAGO],
+    action: async (s) => {
+      await s.as(AARON).delete(`/bots/${s.id(OUTGOING)}`);
+      return s.as(IAGO).post(`/users/${s.id(OUTGOING)}/reactivate`);
+    },
+    expected: (s) => [
+      { type: 'realm_bot', op: 'update', bot: { user_id: s.id(OUTGOING), is_active: false } },
+      { type: 'realm_bot', op: 'update', bot: { user_id: s.id(OUTGOING), is_active: true } },
+    ],
+    recipients: (s) => ({ update: withOwner(s, AARON) }),
+  },
+  {
+    title: 'an administrator renames a bot through PATCH /users/{id}: realm_bot update with full_name',
+    observers: [AARON, IAGO],
+    action: (s) => s.as(IAGO).patch(`/users/${s.id(OUTGOING)}`, { full_name: 'Hook Renamed' }),
+    expected: (s) => [{ type: 'realm_bot', op: 'update', bot: { user_id: s.id(OUTGOING), full_name: 'Hook Renamed' } }],
+    recipients: (s) => ({ update: withOwner(s, AARON) }),
+  },
+  {
     title: 'below level 222 DELETE /bots/{id} sends realm_bot remove',
     level: 221,
     observers: [AARON, IAGO],

@@ -7,6 +7,7 @@ import type { CustomProfileField } from '../entities/realm-records.js';
 import { isAdministrator, isOwner, ROLE, type Role, type User } from '../entities/user.js';
 import { checkFullName, isLastHumanOwner, userIdsWhoCanAccess } from '../queries/users-admin.js';
 import { activeRealmUserIds } from '../queries/access.js';
+import { botAudienceIds } from '../queries/bots.js';
 import { render } from '../render.js';
 import type { World } from '../world.js';
 import { syncRoleGroupsWithEvents } from './role-group-events.js';
@@ -107,6 +108,8 @@ export function updateUser(world: World, actor: User, userId: number, update: Us
   if (fullName !== undefined && fullName !== target.fullName) {
     target.fullName = fullName;
     world.events.send({ type: 'realm_user', op: 'update', person: { user_id: target.id, full_name: fullName } }, userIdsWhoCanAccess(world, target));
+    // A bot's owner and the administrators keep bot records with the name too.
+    if (target.isBot) world.events.send({ type: 'realm_bot', op: 'update', bot: { user_id: target.id, full_name: fullName } }, botAudienceIds(world, target));
   }
   for (const { field, value } of fields) {
     const previous = target.profileData.get(field.id) ?? null;

@@ -160,7 +160,7 @@ export function reactivateUser(world: World, actor: User, userId: number): void 
     announceNewUser(world, target);
   }
   if (target.isBot && target.botOwnerId !== null) {
-    world.events.send({ type: 'realm_bot', op: 'update', bot: { user_id: target.id, is_active: true } }, [target.botOwnerId]);
+    world.events.send({ type: 'realm_bot', op: 'update', bot: { user_id: target.id, is_active: true } }, botAudienceIds(world, target));
   }
   sendPeerEventsForUser(world, target.id, 'peer_add');
   const everyone = [...world.users.values()].filter((u) => u.isActive && !u.isSystemBot && u.id !== target.id).map((u) => u.id);
