@@ -1,5 +1,5 @@
 /** The bot records a fixture's bots start with, as a Zulip development server seeds them. */
-import { generateApiKey } from './actions/users-admin.js';
+import { generateApiKey } from './api-key.js';
 import { type BotProfile, newBotProfile } from './entities/bot.js';
 import { BOT_TYPE, type User } from './entities/user.js';
 

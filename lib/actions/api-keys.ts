@@ -3,11 +3,11 @@
  * the real server's `do_regenerate_api_key`). The old key stops working at once: authentication
  * compares against the user's current key on every request.
  */
+import { generateApiKey } from '../api-key.js';
 import type { User } from '../entities/user.js';
 import { botAudienceIds } from '../queries/bots.js';
 import type { World } from '../world.js';
 import { accessBotById } from './bot-input.js';
-import { generateApiKey } from './users-admin.js';
 
 /** Gives the account a new key; a bot's owner and administrators get a `realm_bot` update with it. */
 export function regenerateApiKey(world: World, user: User): string {

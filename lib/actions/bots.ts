@@ -3,6 +3,7 @@
  * `add_bot_backend` and `deactivate_bot_backend` do them: every check first, in the real order,
  * then the account, its services, and the events.
  */
+import { generateApiKey } from '../api-key.js';
 import { newBotProfile } from '../entities/bot.js';
 import { isValidEmail } from '../email.js';
 import { badRequest } from '../errors.js';
@@ -22,7 +23,7 @@ import {
   EMBEDDED_BOT_NAMES,
 } from './bot-input.js';
 import { syncRoleGroupsWithEvents } from './role-group-events.js';
-import { announceNewUser, doDeactivate, generateApiKey } from './users-admin.js';
+import { announceNewUser, doDeactivate } from './users-admin.js';
 
 export interface NewBot {
   readonly fullName: string;

@@ -2,7 +2,7 @@
  * Creating, deactivating and reactivating users (sections 3.2 and 4.15; the real server's
  * `create_user_backend`, `deactivate_user_backend`, `reactivate_user_backend`).
  */
-import { randomInt } from 'node:crypto';
+import { generateApiKey } from '../api-key.js';
 import { isValidEmail } from '../email.js';
 import { badRequest, mustBeOwner } from '../errors.js';
 import type { Stream } from '../entities/stream.js';
@@ -16,15 +16,6 @@ import type { World } from '../world.js';
 import { syncRoleGroupsWithEvents } from './role-group-events.js';
 import { sendSubscriptionsAddedEvents, storeSubscriptions } from './subscription-changes.js';
 import { sendPeerEventsForUser } from './subscription-events.js';
-
-const KEY_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-
-/** A fresh API key: 32 random letters and digits, as the real server generates them. */
-export function generateApiKey(): string {
-  let key = '';
-  for (let i = 0; i < 32; i++) key += KEY_ALPHABET[randomInt(KEY_ALPHABET.length)];
-  return key;
-}
 
 /** Finds a target for an administrative operation (`access_user_by_id(..., for_admin=True)`). */
 export function accessUserForAdmin(world: World, actor: User, userId: number, options: { allowDeactivated: boolean; allowBots: boolean }): User {
