@@ -80,7 +80,7 @@ t.test('PATCH /bots/{id} checks everything before changing anything', async (t) 
   const reply = await s.as(DESDEMONA).patch(`/bots/${bot}`, { full_name: 'Fine Name', default_sending_stream: 'Nowhere' });
   t.same(errorOf(reply), bad("Invalid channel name 'Nowhere'"));
   t.equal(s.world.users.get(bot)?.fullName, 'Zulip Default Bot');
-  t.same(errorOf(await s.as(DESDEMONA).patch(`/bots/${bot}`, { full_name: 'King Hamlet' })), bad('Name is already in use!'));
+  t.same(errorOf(await s.as(DESDEMONA).patch(`/bots/${bot}`, { full_name: 'King Hamlet' })), bad('Name is already in use.'));
   t.same(errorOf(await s.as(DESDEMONA).patch(`/bots/${bot}`, { service_payload_url: JSON.stringify('https://e.org') })), bad('This bot has no outgoing webhook service'));
   t.same(errorOf(await s.as(DESDEMONA).patch(`/bots/${bot}`, { service_payload_url: JSON.stringify('nope') })), bad('service_payload_url is not a URL'));
 });

@@ -61,7 +61,7 @@ const createErrors: ReadonlyArray<readonly [string, Record<string, unknown>, Ret
   ['a short name that makes no email', { full_name: 'X Bot', short_name: 'a b' }, bad('Bad name or username')],
   ['a one-letter full name', { full_name: 'X', short_name: 'x' }, bad('Name too short!')],
   ['a full name with a forbidden character', { full_name: 'X*Bot', short_name: 'x' }, bad('Invalid characters in name!')],
-  ['a name an active account carries', { full_name: 'King Hamlet', short_name: 'kh' }, bad('Name is already in use!')],
+  ['a name an active account carries', { full_name: 'King Hamlet', short_name: 'kh' }, bad('Name is already in use.')],
   ['an unknown bot type', { ...newBot, bot_type: 7 }, bad('Invalid bot type')],
   ['an unknown interface', { ...newBot, bot_type: 3, interface_type: 3 }, bad('Invalid interface type')],
   ['an unknown embedded bot', { ...newBot, bot_type: 4, service_name: 'nope' }, bad('Invalid embedded bot name.')],
@@ -120,7 +120,9 @@ t.test('from level 344 the bot-creation group settings decide, with "Insufficien
   t.same(errorOf(await s.as(HAMLET).post('/bots', { full_name: 'Hook2', short_name: 'hook2', bot_type: 2 })), bad('Insufficient permission'));
   t.equal((await s.as(SHIVA).post('/bots', { full_name: 'Hook3', short_name: 'hook3', bot_type: 2 })).status, 200, 'moderators may');
   t.same(errorOf(await s.as(SHIVA).post('/bots', newBot)), bad('Insufficient permission'));
-  t.equal((await s.as(IAGO).post('/bots', newBot)).status, 200, 'administrators always may');
+  t.equal((await s.as(IAGO).post('/bots', newBot)).status, 200, 'administrators hold role:administrators');
+  setRealmGroup(s, 'can_create_bots_group', 'role:owners');
+  t.same(errorOf(await s.as(IAGO).post('/bots', { full_name: 'Admin Bot', short_name: 'admin' })), bad('Insufficient permission'), 'no bypass for administrators');
 });
 
 t.test('below level 344 the legacy policy refuses with "Must be an organization administrator"', async (t) => {

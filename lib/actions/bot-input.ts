@@ -27,7 +27,7 @@ export function checkShortName(raw: string): string {
 export function checkBotNameAvailable(world: World, fullName: string, exceptId?: number): void {
   const name = fullName.trim();
   for (const user of world.users.values()) {
-    if (user.id !== exceptId && user.isActive && !user.isSystemBot && user.fullName === name) throw badRequest('Name is already in use!');
+    if (user.id !== exceptId && user.isActive && !user.isSystemBot && user.fullName === name) throw badRequest('Name is already in use.');
   }
 }
 
@@ -52,19 +52,20 @@ export function allowedBotTypes(world: World, user: User): BotType[] {
 }
 
 /**
- * `check_bot_creation_policy`: administrators always pass. From level 344 the others need a
- * group setting covering the type ("Insufficient permission"); before, the enum policy refused
- * with "Must be an organization administrator" (admins only, or generic bots limited to them).
+ * Who may create a bot of this type. From level 344 (`check_can_create_bot`) only the group
+ * settings decide, for administrators too: `can_create_bots_group` any type,
+ * `can_create_write_only_bots_group` incoming webhooks ("Insufficient permission" otherwise).
+ * Before, `check_bot_creation_policy` let administrators through and refused others with "Must be
+ * an organization administrator" (admins only, or generic bots limited to them).
  */
 export function checkBotCreationPolicy(world: World, user: User, botType: number): void {
-  if (isAdministrator(user)) return;
   const all = holds(world, user, 'can_create_bots_group');
   const writeOnly = holds(world, user, 'can_create_write_only_bots_group');
   if (world.has(FEATURES.CREATE_BOTS_GROUPS)) {
     if (all || (botType === BOT_TYPE.INCOMING_WEBHOOK && writeOnly)) return;
     throw badRequest('Insufficient permission');
   }
-  if (all) return;
+  if (isAdministrator(user) || all) return;
   if (!writeOnly || botType === BOT_TYPE.GENERIC) throw mustBeAdministrator();
 }
 
