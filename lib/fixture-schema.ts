@@ -34,6 +34,8 @@ export const fixtureSchema = object({
   userSettingsDefaults: optional(mapOf(union(bool, union(int, str)))),
   dateJoined: optional(str),
   systemGroupIds: required(mapOf(int)),
+  /** User IDs up to this one are taken by accounts the fixture does not list (see the development realm). */
+  reservedUserIdsThrough: optional(int),
   systemBots: optional(
     list(object({ id: required(int), email: required(str), fullName: required(str), apiKey: required(str), role: optional(literal('notification')) })),
   ),

@@ -12,6 +12,7 @@ import type { JsonValue } from './json.js';
 import { LayeredMap } from './layered-map.js';
 import { renderMarkdown } from './markdown.js';
 import { syncRoleGroups } from './actions/role-groups.js';
+import { fixtureBotProfile } from './fixture-bots.js';
 import { SETTINGS_BY_NAME, stockDefaults } from './user-settings.js';
 import { World, type WorldOptions } from './world.js';
 
@@ -248,8 +249,10 @@ class Builder {
       const user = this.newUser({ ...entry, role: ROLE.MEMBER, where, isBot: true, botType: entry.botType });
       user.botOwnerId = entry.owner ? this.user(entry.owner, where).id : null;
       w.addUser(user);
+      w.bots.set(user.id, fixtureBotProfile(user));
     });
     for (const user of w.users.values()) if (!user.isSystemBot) syncRoleGroups(w, user);
+    if (this.fixture.reservedUserIdsThrough !== undefined) w.ids.reserve('user', this.fixture.reservedUserIdsThrough);
   }
 
   private groups(): void {

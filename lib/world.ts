@@ -3,14 +3,17 @@
  * (lib/actions) are the only code that writes to it, queries (lib/queries) only read.
  */
 import type { Clock } from './clock.js';
+import type { BotProfile } from './entities/bot.js';
 import type { SystemGroupName, UserGroup } from './entities/group.js';
 import type { EmailInvite, MultiuseInvite } from './entities/invite.js';
 import type { Message } from './entities/message.js';
 import type {
   Draft,
+  LegacyPushToken,
   NavigationView,
   Presence,
   PushRegistration,
+  SavedSnippet,
   UserStatus,
   UserTopic,
 } from './entities/personal.js';
@@ -37,7 +40,8 @@ export type IdKind =
   | 'playground'
   | 'invite'
   | 'multiuseInvite'
-  | 'realmExport';
+  | 'realmExport'
+  | 'savedSnippet';
 
 /** Hands out increasing IDs per kind, starting above whatever the fixture used. */
 export class IdAllocator {
@@ -192,6 +196,16 @@ export class World {
   readonly reminders = new Map<number, Reminder>();
   readonly attachments = new Map<number, Attachment>();
   readonly customProfileFields: CustomProfileField[] = [];
+  /** Bot user ID to its default channels and services (bots without an entry have none). */
+  readonly bots = new Map<number, BotProfile>();
+  /** User ID to that user's alert words, in the order they were added. */
+  readonly alertWords = new Map<number, string[]>();
+  /** User ID to the users it muted, in muting order, with the time (seconds since the epoch). */
+  readonly mutedUsers = new Map<number, Array<{ readonly id: number; readonly timestamp: number }>>();
+  /** Saved snippets by ID. */
+  readonly savedSnippets = new Map<number, SavedSnippet>();
+  /** Legacy mobile push tokens (`/users/me/apns_device_token`, `/users/me/android_gcm_reg_id`). */
+  readonly legacyPushTokens: LegacyPushToken[] = [];
   readonly realmEmoji = new Map<number, RealmEmoji>();
   readonly realmPlaygrounds = new Map<number, RealmPlayground>();
   /** Organization settings set through `PATCH /realm` that have no field of `realm` (lib/realm-properties.ts). */

@@ -21,6 +21,7 @@ import { routes as presence } from './endpoints/presence.js';
 import { routes as userStatus } from './endpoints/user-status.js';
 import { routes as drafts } from './endpoints/drafts.js';
 import { routes as userGroups } from './endpoints/user-groups.js';
+import { routes as userGroupUpdate } from './endpoints/user-group-update.js';
 import { routes as messages } from './endpoints/messages.js';
 import { routes as messageFetch } from './endpoints/message-fetch.js';
 import { routes as messageFlagsNarrow } from './endpoints/message-flags-narrow.js';
@@ -29,6 +30,12 @@ import { routes as navigationViews } from './endpoints/navigation-views.js';
 import { routes as linkifiers } from './endpoints/linkifiers.js';
 import { routes as reminders } from './endpoints/reminders.js';
 import { routes as attachments } from './endpoints/attachments.js';
+import { routes as bots } from './endpoints/bots.js';
+import { routes as alertWords } from './endpoints/alert-words.js';
+import { routes as mutedUsers } from './endpoints/muted-users.js';
+import { routes as ownAccount } from './endpoints/own-account.js';
+import { routes as savedSnippets } from './endpoints/saved-snippets.js';
+import { routes as legacyPush } from './endpoints/legacy-push.js';
 import { routes as usersAdmin } from './endpoints/users-admin.js';
 import { routes as users } from './endpoints/users.js';
 
@@ -54,6 +61,7 @@ export const ROUTES: readonly RouteDef[] = [
   ...userStatus,
   ...drafts,
   ...userGroups,
+  ...userGroupUpdate,
   ...messages,
   ...messageFetch,
   ...messageFlagsNarrow,
@@ -62,6 +70,12 @@ export const ROUTES: readonly RouteDef[] = [
   ...linkifiers,
   ...reminders,
   ...attachments,
+  ...bots,
+  ...alertWords,
+  ...mutedUsers,
+  ...ownAccount,
+  ...savedSnippets,
+  ...legacyPush,
   ...usersAdmin,
   ...users,
 ];

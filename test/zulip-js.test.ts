@@ -122,3 +122,27 @@ t.test('zulip-js messages.retrieve reads history with a narrow unchanged', async
   const bad = await hamlet.messages.retrieve({ anchor: 'newest', num_before: 1, num_after: 0, narrow: [['stream', 'Nowhere']] });
   t.same([bad.result, bad.code, bad.msg], ['error', 'BAD_NARROW', 'Invalid narrow operator: unknown channel Nowhere']);
 });
+
+t.test('zulip-js manages bots and reads alert words unchanged', async (t) => {
+  const server = await startServer({ logger: () => undefined });
+  t.teardown(() => server.close());
+  const hamletKey = server.world.usersByEmail.get('hamlet@zulip.com')?.apiKey as string;
+  const hamlet = await zulip({ username: 'hamlet@zulip.com', apiKey: hamletKey, realm: server.url });
+
+  // zulip-js has no bot helpers; its generic callEndpoint sends the same form requests.
+  const created = await hamlet.callEndpoint('/bots', 'POST', { full_name: 'JS Bot', short_name: 'jsbot' });
+  t.equal(created.result, 'success', JSON.stringify(created));
+  t.equal(created.user_id, 25, 'the ID a Zulip dev server would give');
+  const bot = await zulip({ username: 'jsbot-bot@zulipdev.com', apiKey: created.api_key as string, realm: server.url });
+  t.equal((await bot.users.me.getProfile()).bot_owner_id, server.world.usersByEmail.get('hamlet@zulip.com')?.id);
+  const listed = await hamlet.callEndpoint('/bots', 'GET');
+  t.same(listed.bots.map((b: { username: string }) => b.username), ['jsbot-bot@zulipdev.com']);
+  const renamed = await hamlet.callEndpoint(`/bots/${created.user_id}`, 'PATCH', { full_name: 'JS Bot Renamed' });
+  t.equal(renamed.full_name, 'JS Bot Renamed');
+  const key = await hamlet.callEndpoint(`/bots/${created.user_id}/api_key/regenerate`, 'POST');
+  t.not(key.api_key, created.api_key);
+  t.equal((await hamlet.callEndpoint(`/bots/${created.user_id}`, 'DELETE')).result, 'success');
+
+  await hamlet.callEndpoint('/users/me/alert_words', 'POST', { alert_words: JSON.stringify(['zulip-js']) });
+  t.same((await hamlet.users.me.alertWords.retrieve()).alert_words, ['zulip-js']);
+});

@@ -5,8 +5,9 @@
 import { badRequest, mustBeAdministrator, mustBeOwner } from '../errors.js';
 import type { CustomProfileField } from '../entities/realm-records.js';
 import { isAdministrator, isOwner, ROLE, type Role, type User } from '../entities/user.js';
-import { checkFullName, isLastHumanOwner, accessAudience } from '../queries/users-admin.js';
-import { realmAudience  } from '../queries/access.js';
+import { accessAudience, checkFullName, isLastHumanOwner } from '../queries/users-admin.js';
+import { realmAudience } from '../queries/access.js';
+import { botAudienceIds } from '../queries/bots.js';
 import { render } from '../render.js';
 import type { World } from '../world.js';
 import { syncRoleGroupsWithEvents } from './role-group-events.js';
@@ -32,7 +33,7 @@ const TEXT_LIMIT = new Map<number, number>([
   [8, 50],
 ]);
 /** Types whose values are Markdown and get a `rendered_value` in events. */
-const RENDERED_TYPES = new Set([1, 2]);
+export const RENDERED_TYPES = new Set([1, 2]);
 
 function checkUserIds(world: World, value: string | number[]): string {
   if (!Array.isArray(value)) throw badRequest('User IDs is not a list');
@@ -46,7 +47,7 @@ function checkUserIds(world: World, value: string | number[]): string {
 }
 
 /** The stored form of a value, after the field type's validator (`validate_user_custom_profile_field`). */
-function validateFieldValue(world: World, field: CustomProfileField, value: string | number[]): string {
+export function validateFieldValue(world: World, field: CustomProfileField, value: string | number[]): string {
   if (field.type === 6) return checkUserIds(world, value);
   if (typeof value !== 'string') throw badRequest(`${field.name} is not a string`);
   const limit = TEXT_LIMIT.get(field.type);
@@ -107,6 +108,8 @@ export function updateUser(world: World, actor: User, userId: number, update: Us
   if (fullName !== undefined && fullName !== target.fullName) {
     target.fullName = fullName;
     world.events.send({ type: 'realm_user', op: 'update', person: { user_id: target.id, full_name: fullName } }, accessAudience(world, target));
+    // A bot's owner and the administrators keep bot records with the name too.
+    if (target.isBot) world.events.send({ type: 'realm_bot', op: 'update', bot: { user_id: target.id, full_name: fullName } }, botAudienceIds(world, target));
   }
   for (const { field, value } of fields) {
     const previous = target.profileData.get(field.id) ?? null;

@@ -2,12 +2,13 @@
  * Creating, deactivating and reactivating users (sections 3.2 and 4.15; the real server's
  * `create_user_backend`, `deactivate_user_backend`, `reactivate_user_backend`).
  */
-import { randomInt } from 'node:crypto';
+import { generateApiKey } from '../api-key.js';
 import { isValidEmail } from '../email.js';
 import { badRequest, mustBeOwner } from '../errors.js';
 import type { Stream } from '../entities/stream.js';
-import { isAdministrator, isOwner, ROLE, type SettingValue, type User } from '../entities/user.js';
+import { isOwner, ROLE, type SettingValue, type User } from '../entities/user.js';
 import { FEATURES } from '../features.js';
+import { botAudienceIds } from '../queries/bots.js';
 import { accessUserById, toApiUser } from '../queries/users.js';
 import { canAdminUser, checkFullName, isLastHumanOwner, userIdsWhoCanAccess } from '../queries/users-admin.js';
 import { render } from '../render.js';
@@ -15,15 +16,6 @@ import type { World } from '../world.js';
 import { syncRoleGroupsWithEvents } from './role-group-events.js';
 import { sendSubscriptionsAddedEvents, storeSubscriptions } from './subscription-changes.js';
 import { sendPeerEventsForUser } from './subscription-events.js';
-
-const KEY_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-
-/** A fresh API key: 32 random letters and digits, as the real server generates them. */
-export function generateApiKey(): string {
-  let key = '';
-  for (let i = 0; i < 32; i++) key += KEY_ALPHABET[randomInt(KEY_ALPHABET.length)];
-  return key;
-}
 
 /** Finds a target for an administrative operation (`access_user_by_id(..., for_admin=True)`). */
 export function accessUserForAdmin(world: World, actor: User, userId: number, options: { allowDeactivated: boolean; allowBots: boolean }): User {
@@ -79,7 +71,7 @@ export function createUser(world: World, input: NewUser): User {
 }
 
 /** `realm_user` `add` to everyone who can access the new user, each seeing the email they may see. */
-function announceNewUser(world: World, user: User): void {
+export function announceNewUser(world: World, user: User): void {
   const variants = new Map<string, { person: Record<string, unknown>; recipients: number[] }>();
   for (const recipientId of userIdsWhoCanAccess(world, user)) {
     const recipient = world.users.get(recipientId) as User;
@@ -92,16 +84,11 @@ function announceNewUser(world: World, user: User): void {
   for (const { person, recipients } of variants.values()) world.events.send({ type: 'realm_user', op: 'add', person }, recipients);
 }
 
-/** Administrators and the bot's owner: who hears about a bot (`bot_owner_user_ids`). */
-function botAudience(world: World, bot: User): number[] {
-  return [...world.users.values()].filter((u) => u.isActive && !u.isSystemBot && (isAdministrator(u) || u.id === bot.botOwnerId)).map((u) => u.id);
-}
-
 /**
  * Deactivates one account and tells the realm (`do_deactivate_user`). Since level 222 that is a
  * `realm_user` update with `is_active: false`; before, a `remove` event.
  */
-function doDeactivate(world: World, user: User): void {
+export function doDeactivate(world: World, user: User): void {
   const audience = userIdsWhoCanAccess(world, user).filter((id) => id !== user.id);
   user.isActive = false;
   const modern = world.has(FEATURES.NO_REMOVE_EVENT_ON_DEACTIVATION);
@@ -109,7 +96,7 @@ function doDeactivate(world: World, user: User): void {
   world.events.send({ type: 'realm_user', op: modern ? 'update' : 'remove', person }, audience);
   if (user.isBot) {
     const bot = modern ? { user_id: user.id, is_active: false } : { user_id: user.id, full_name: user.fullName };
-    world.events.send({ type: 'realm_bot', op: modern ? 'update' : 'remove', bot }, botAudience(world, user));
+    world.events.send({ type: 'realm_bot', op: modern ? 'update' : 'remove', bot }, botAudienceIds(world, user));
   }
   sendPeerEventsForUser(world, user.id, 'peer_remove');
 }
@@ -164,7 +151,7 @@ export function reactivateUser(world: World, actor: User, userId: number): void 
     announceNewUser(world, target);
   }
   if (target.isBot && target.botOwnerId !== null) {
-    world.events.send({ type: 'realm_bot', op: 'update', bot: { user_id: target.id, is_active: true } }, [target.botOwnerId]);
+    world.events.send({ type: 'realm_bot', op: 'update', bot: { user_id: target.id, is_active: true } }, botAudienceIds(world, target));
   }
   sendPeerEventsForUser(world, target.id, 'peer_add');
   const everyone = [...world.users.values()].filter((u) => u.isActive && !u.isSystemBot && u.id !== target.id).map((u) => u.id);

@@ -61,3 +61,21 @@ export interface PushRegistration {
   /** Set when `status` is `failed`: the relay's error code (`INVALID_BOUNCER_PUBLIC_KEY`, ...). */
   errorCode?: string | null;
 }
+
+/** A user's reusable message text (`/saved_snippets`, level 297). */
+export interface SavedSnippet {
+  readonly id: number;
+  readonly userId: number;
+  title: string;
+  content: string;
+  /** Seconds since the epoch. */
+  readonly dateCreated: number;
+}
+
+/** A mobile device token registered the legacy way: APNs (with its app ID) or Android (FCM). */
+export interface LegacyPushToken {
+  readonly userId: number;
+  readonly kind: 'apns' | 'fcm';
+  readonly token: string;
+  appId: string | null;
+}

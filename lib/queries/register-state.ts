@@ -10,9 +10,12 @@ import type { User } from '../entities/user.js';
 import { displayTopic } from '../topic-names.js';
 import { FEATURES } from '../features.js';
 import type { World } from '../world.js';
+import { realmBotsState } from './bots.js';
 import { draftsState } from './drafts.js';
 import { linkifiersState, realmFiltersState } from './linkifiers.js';
 import { messageState } from './message-state.js';
+import { alertWordsOf, mutedUsersOf } from './muted-lists.js';
+import { savedSnippetsOf } from './saved-snippets.js';
 import { navigationViewsState } from './navigation-views.js';
 import { playgroundsState } from './playgrounds.js';
 import { presenceState } from './presence.js';
@@ -81,6 +84,10 @@ export const STATE_FUNCTIONS: ReadonlyMap<string, StateFunction> = new Map<strin
   ['realm', realmState],
   ['realm_user', realmUserState],
   ['realm_user_settings_defaults', realmUserSettingsDefaultsState],
+  ['realm_bot', (world, user) => ({ realm_bots: realmBotsState(world, user) })],
+  ['alert_words', (world, user) => ({ alert_words: alertWordsOf(world, user) })],
+  ['muted_users', (world, user) => (world.has(FEATURES.MUTED_USERS) ? { muted_users: mutedUsersOf(world, user) } : {})],
+  ['saved_snippets', (world, user) => (world.has(FEATURES.SAVED_SNIPPETS) ? { saved_snippets: savedSnippetsOf(world, user) } : {})],
   ['user_settings', userSettingsState],
   ['update_display_settings', legacyDisplaySettingsState],
   ['update_global_notifications', legacyNotificationSettingsState],

@@ -7,7 +7,11 @@ declare module 'zulip-js' {
     callEndpoint(path: string, method?: string, params?: Params): Reply;
     users: {
       retrieve(params?: Params): Reply;
-      me: { getProfile(): Reply; subscriptions: { add(params: Params): Reply; remove(params: Params): Reply } };
+      me: {
+        getProfile(): Reply;
+        subscriptions: { add(params: Params): Reply; remove(params: Params): Reply };
+        alertWords: { retrieve(params?: Params): Reply };
+      };
     };
     streams: {
       getStreamId(name: string): Reply;

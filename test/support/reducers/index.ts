@@ -1,4 +1,5 @@
 /** Every reducer module; importing this registers them all. */
+import './bots.js';
 import './drafts.js';
 import './exports.js';
 import './invites.js';
@@ -6,6 +7,7 @@ import './linkifiers.js';
 import './messages.js';
 import './navigation-views.js';
 import './playgrounds.js';
+import './personal-lists.js';
 import './presence.js';
 import './profile-fields.js';
 import './realm.js';

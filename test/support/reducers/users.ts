@@ -2,7 +2,7 @@
  * `realm_user` events on `realm_users` / `realm_non_active_users` (and the client's own
  * identity fields), as the web app's user_events.update_person applies them: `is_active` moves
  * a person between the lists and a deactivated user leaves every group's member list; other
- * keys overwrite the person's fields. `realm_bot` has no register state here.
+ * keys overwrite the person's fields. `realm_bot` is in bots.ts.
  */
 import { ascending, defineReducer, listOf, type State, unknownOp } from './registry.js';
 
@@ -120,8 +120,6 @@ defineReducer('realm_user', (state, event, { userId: self }) => {
       unknownOp(event);
   }
 });
-
-defineReducer('realm_bot', () => undefined);
 
 defineReducer('user_group', (state, event) => {
   const groups = listOf(state, 'realm_user_groups');
