@@ -7,12 +7,14 @@
 import { main } from '../conformance/cli/main.js';
 import { createApp } from '../server/index.js';
 import { makeRequest } from '../server/request.js';
+import { packageVersion } from './package-version.js';
 
 process.exitCode = await main({
   argv: process.argv.slice(2),
   env: process.env,
   stdout: process.stdout,
   stderr: process.stderr,
+  version: packageVersion(),
   embedded(featureLevel) {
     const app = createApp({
       ...(featureLevel === undefined ? {} : { featureLevel }),

@@ -28,6 +28,8 @@ export interface RunEnvironment {
   readonly strictDocs: boolean;
   readonly throwaway: ThrowawayUsers;
   readonly runCleanups: CleanupRegistry;
+  /** Longest wait for one answer, in ms. */
+  readonly requestTimeoutMs?: number;
   readonly rateLimit?: RateLimitPolicy;
   /** Run-wide counter for `ctx.name()`. */
   nextNameNumber(): number;
@@ -45,6 +47,7 @@ function newClient(
     dispatcher: env.target.dispatcher,
     transcript,
     signal,
+    ...(env.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: env.requestTimeoutMs }),
     ...(authorization === undefined ? {} : { authorization }),
     ...(env.rateLimit ? { rateLimit: env.rateLimit } : {}),
     ...(onRateLimited ? { onRateLimited } : {}),
