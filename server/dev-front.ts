@@ -61,15 +61,18 @@ function devEndpoint(request: ApiRequest, options: DevFrontOptions): ApiResponse
   return jsonResponse(404, { result: 'error', msg: 'Not Found', code: 'BAD_REQUEST' });
 }
 
-/** The handler a development server listens with. */
+/** The handler a development server listens with. Without log and CORS it adds one path check. */
 export function devFront(currentApp: () => ChatApp, options: DevFrontOptions): (request: ApiRequest) => Promise<ApiResponse> {
   const log = options.log === true ? (line: string) => void process.stderr.write(`${line}\n`) : options.log || undefined;
+  const route = (request: ApiRequest): Promise<ApiResponse> | ApiResponse => {
+    if (options.cors && request.method === 'OPTIONS' && request.headers.has('access-control-request-method')) return preflight(request);
+    if (request.path.startsWith('/__dev/')) return devEndpoint(request, options);
+    return currentApp().handle(request);
+  };
+  if (!log && !options.cors) return async (request) => route(request);
   return async (request) => {
     const started = performance.now();
-    let response: ApiResponse;
-    if (options.cors && request.method === 'OPTIONS' && request.headers.has('access-control-request-method')) response = preflight(request);
-    else if (request.path.startsWith('/__dev/')) response = devEndpoint(request, options);
-    else response = await currentApp().handle(request);
+    let response = await route(request);
     if (options.cors) response = { ...response, headers: { ...response.headers, ...corsHeaders(request) } };
     log?.(`${new Date().toISOString()} ${request.method} ${request.path} ${response.status} ${claimedUser(request)} ${(performance.now() - started).toFixed(1)}ms`);
     return response;
