@@ -115,8 +115,10 @@ class Decoder {
 
 /** Reads the allocator's last IDs (its only state). */
 function allocatorState(world: World): Array<[IdKind, number]> {
-  const last = (world.ids as unknown as { last: Map<IdKind, number> }).last;
-  return [...last];
+  // IdAllocator keeps its counters private; a snapshot is the one reader that needs them all.
+  const last = (world.ids as unknown as { last?: unknown }).last;
+  if (!(last instanceof Map)) throw new SnapshotError('cannot save the ID counters: IdAllocator changed shape');
+  return [...(last as Map<IdKind, number>)];
 }
 
 /** The whole World as a JSON-ready document. */
