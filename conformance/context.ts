@@ -75,6 +75,8 @@ export class RuleScope {
   readonly notes: string[] = [];
   readonly controller = new AbortController();
   readonly ctx: RuleContext;
+  /** Numbers and runs the rule's properties; knows which exchanges were sent outside them. */
+  properties!: PropertyRunner;
   /** Called with each rate-limit wait; the runner moves the rule's deadline by that much. */
   onRateLimitWait: (waitMs: number) => void = () => undefined;
 
@@ -111,6 +113,7 @@ export class RuleScope {
     const { env, rule } = this;
     const signal = this.controller.signal;
     const properties = new PropertyRunner(rule.id, env.properties, this.transcript, (message) => this.notes.push(message));
+    this.properties = properties;
     const self = this;
     const as = (who: IdentityName | 'user') => {
       const identity = this.identityFor(who);

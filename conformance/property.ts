@@ -66,6 +66,11 @@ export class PropertyRunner {
     }
   }
 
+  /** The exchanges the rule sent outside its properties so far, oldest first (its setup and after). */
+  outsideProperties(): Exchange[] {
+    return [...this.setup, ...this.transcript.since(this.lastEnd)];
+  }
+
   private async check<Ts>(name: string, index: number, property: fc.IAsyncProperty<Ts>, options: PropertyOptions): Promise<void> {
     const replay = this.settings.replay;
     const seed = replay ? replay.seed : propertySeed(this.settings.seed, this.ruleId, index);

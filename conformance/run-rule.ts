@@ -35,7 +35,8 @@ export function replayCommand(env: RunEnvironment, settings: RuleRunSettings, ru
 
 function failureInfo(error: unknown, scope: RuleScope, env: RunEnvironment, settings: RuleRunSettings): FailureInfo {
   let exchanges: readonly Exchange[] = scope.transcript.last(SHOWN_EXCHANGES);
-  let reproduction: readonly Exchange[] = scope.transcript.all();
+  // Passing property runs are not part of the failing case: replay only what the rule sent outside them.
+  let reproduction: readonly Exchange[] = scope.properties.outsideProperties();
   const withCurl = (info: Omit<FailureInfo, 'curl' | 'exchanges' | 'reproduction'>): FailureInfo => ({
     ...info,
     exchanges,

@@ -13,7 +13,9 @@ import { firstDifference } from '../conformance/expect/assert.js';
 import { foldRepeated } from '../conformance/report/fold.js';
 import { multipartBoundary, parseMultipart } from '../conformance/report/repro/multipart.js';
 import { multipartEncode } from '../conformance/client/encode.js';
-import { mapJsonBody, type Mutation, startHttp } from './support/conformance.js';
+import fc from 'fast-check';
+import { expect, type Rule, runSuite } from '../conformance/index.js';
+import { brokenApp, mapJsonBody, type Mutation, startHttp } from './support/conformance.js';
 import { runCliInProcess } from './support/conformance-cli.js';
 
 const RULE = 'conventions/ignored-parameters-listed-sorted';
@@ -103,4 +105,36 @@ t.test('failure text: repeated findings folded, first difference named, countere
   t.same(labelValues('topic names', ['x']), ['topic names: "x"']);
   t.same(labelValues('anything', [1, 'b'], ['count', 'name']), ['count: 1', 'name: "b"']);
   t.same(labelValues('two things', [1, 2]), ['value 1: 1', 'value 2: 2']);
+});
+
+t.test('the reproduction holds the case: setup and the failing exchanges, not the passing runs of other properties', async (t) => {
+  const base = { endpoint: 'GET /server_settings', section: '9.2', writes: false } as const;
+  const get = (ctx: Parameters<Rule['run']>[0], step: string) => ctx.anonymous.get('/server_settings', { step });
+  const rules: Rule[] = [
+    {
+      ...base,
+      id: 'case/assertion-after-property',
+      title: 'fails after a passing property',
+      run: async (ctx) => {
+        await get(ctx, 'setup');
+        await ctx.property('passing', [fc.nat()], async () => void (await get(ctx, 'passing-run')));
+        expect.fail('broken', await get(ctx, 'failing'));
+      },
+    },
+    {
+      ...base,
+      id: 'case/property',
+      title: 'a failing property after setup',
+      run: async (ctx) => {
+        await get(ctx, 'setup');
+        await ctx.property('n', [fc.nat()], async (n) => expect.check(n < 3, 'too big', await get(ctx, `run-${n}`)));
+      },
+    },
+  ];
+  const { app, handler } = brokenApp();
+  const result = await runSuite({ handler, rules, numRuns: 30, seed: 1 });
+  app.close();
+  const steps = (id: string) => result.results.find((rule) => rule.id === id)!.failure!.reproduction.map((exchange) => new URL(exchange.url).searchParams.get('step'));
+  t.same(steps('case/assertion-after-property'), ['setup', 'failing']);
+  t.same(steps('case/property'), ['setup', 'run-3'], 'setup, then the shrunk counterexample alone');
 });
