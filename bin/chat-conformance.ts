@@ -9,6 +9,14 @@ import { createApp } from '../server/index.js';
 import { makeRequest } from '../server/request.js';
 import { packageVersion } from './package-version.js';
 
+// A reader that stops early (`| head`) closes the pipe: end quietly instead of with a stack trace.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit(process.exitCode ?? 0);
+  });
+}
+
 process.exitCode = await main({
   argv: process.argv.slice(2),
   env: process.env,

@@ -54,6 +54,11 @@ const program = new Command()
   .addHelpText('after', HELP_AFTER)
   .exitOverride();
 
+// A closed stdout (`| head`) must not stop the server: the banner and the log are then dropped.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error;
+});
+
 try {
   program.parse();
 } catch (error) {

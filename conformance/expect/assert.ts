@@ -10,7 +10,7 @@ import { preview, validate, type Validator } from './shape.js';
 
 /** How a reply looked, for messages: `HTTP 400 {"result":"error",...}`. */
 export function describeReply(reply: Reply): string {
-  return `HTTP ${reply.status} ${preview(reply.body ?? reply.text, 300)}`;
+  return `HTTP ${reply.status} ${preview(reply.body ?? reply.text, 1000)}`;
 }
 
 /** Fails the rule. */
