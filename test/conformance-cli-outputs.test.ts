@@ -63,6 +63,7 @@ t.test('reporter destinations are refused before the run when they clash or cann
     t.equal(run.code, 2, args.join(' '));
     t.match(run.stderr, message, args.join(' '));
     t.equal(run.stdout, '', `${args.join(' ')}: no report`);
+    if (/cannot write|stdout|two reporters/.test(run.stderr)) t.equal(run.serversStarted, 0, `${args.join(' ')}: refused before any target was started`);
   }
 });
 
