@@ -33,6 +33,9 @@ Exit status:
   2  bad usage or an unusable setting: unknown option or value, port taken, unreadable fixture,
      a state file that is not a saved world (it is left as it is)
 
+Environment:
+  none is read; the output has no colours, so NO_COLOR and FORCE_COLOR change nothing
+
 Development endpoints (off with --no-dev-endpoints):
   POST /api/v1/dev_fetch_api_key, GET /api/v1/dev_list_users   log in as any development user
   POST /__dev/reset                                            back to the starting state

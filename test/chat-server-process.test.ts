@@ -42,8 +42,10 @@ t.test('usage errors and unusable state files exit 2; --version prints the versi
   const dir = mkdtempSync(join(tmpdir(), 'chat-server-'));
   const corrupt = join(dir, 'corrupt.json');
   writeFileSync(corrupt, 'not json at all');
-  const [version, level, unknown, state] = await Promise.all([run(['--version']), run(['--feature-level', '999']), run(['--bogus']), run(['--port', '0', '--state', corrupt])]);
+  const [version, help, level, unknown, state] = await Promise.all([run(['--version']), run(['--help']), run(['--feature-level', '999']), run(['--bogus']), run(['--port', '0', '--state', corrupt])]);
   t.same([version.code, version.stdout.trim()], [0, VERSION]);
+  t.equal(help.code, 0);
+  for (const part of [/Examples:\n  chat-server /, /Exit status:\n  0 /, /\n  2  bad usage/, /Environment:/, /POST \/__dev\/reset/, /--state <file>/, /--log/, /--cors/]) t.match(help.stdout, part);
   t.equal(level.code, 2);
   t.match(level.stderr, /--feature-level.*expected an integer from 1 to 415/);
   t.equal(unknown.code, 2);
