@@ -163,11 +163,19 @@ export function restoreWorld(document: unknown, options: { clock?: Clock } = {})
     if (NOT_STATE.has(name) || !Object.hasOwn(world, name)) throw new SnapshotError(`saved world has a field this server does not know: ${name}`);
     const value = decoder.decode(encoded, name);
     const current = target[name];
-    if (current instanceof Map && value instanceof Map) for (const [key, inner] of value) current.set(key, inner);
-    else if (current instanceof Set && value instanceof Set) for (const inner of value) current.add(inner);
-    else if (Array.isArray(current) && Array.isArray(value)) current.push(...(value as unknown[]));
-    else if (current === undefined || typeof current === typeof value) target[name] = value;
-    else throw new SnapshotError(`saved world field ${name} has the wrong type`);
+    const wrongType = () => new SnapshotError(`saved world field ${name} has the wrong type`);
+    if (current instanceof Map) {
+      if (!(value instanceof Map)) throw wrongType();
+      for (const [key, inner] of value) current.set(key, inner);
+    } else if (current instanceof Set) {
+      if (!(value instanceof Set)) throw wrongType();
+      for (const inner of value) current.add(inner);
+    } else if (Array.isArray(current)) {
+      if (!Array.isArray(value)) throw wrongType();
+      current.push(...(value as unknown[]));
+    } else if (current === undefined || (typeof current === typeof value && !(value instanceof Map) && !(value instanceof Set) && !Array.isArray(value))) {
+      target[name] = value;
+    } else throw wrongType();
   }
   return world;
 }

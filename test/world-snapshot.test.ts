@@ -68,6 +68,8 @@ t.test('documents that are not a saved world are refused with a clear error', as
     [{ ...good, ids: undefined }, /saved world is incomplete/],
     [{ ...good, state: { ...(good.state as object), mystery: 1 } }, /a field this server does not know: mystery/],
     [{ ...good, state: { users: { $map: [[1, { $ref: 7 }]] } } }, /users\[0\]: reference to an object not seen before/],
+    [{ ...good, state: { users: [] } }, /saved world field users has the wrong type/],
+    [{ ...good, state: { presenceSequence: 'seven' } }, /saved world field presenceSequence has the wrong type/],
   ];
   for (const [document, message] of cases) t.throws(() => restoreWorld(document), { name: 'SnapshotError', message }, String(message));
   t.ok(new SnapshotError('x') instanceof Error);
