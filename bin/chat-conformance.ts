@@ -7,12 +7,22 @@
 import { main } from '../conformance/cli/main.js';
 import { createApp } from '../server/index.js';
 import { makeRequest } from '../server/request.js';
+import { packageVersion } from './package-version.js';
+
+// A reader that stops early (`| head`) closes the pipe: end quietly instead of with a stack trace.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit(process.exitCode ?? 0);
+  });
+}
 
 process.exitCode = await main({
   argv: process.argv.slice(2),
   env: process.env,
   stdout: process.stdout,
   stderr: process.stderr,
+  version: packageVersion(),
   embedded(featureLevel) {
     const app = createApp({
       ...(featureLevel === undefined ? {} : { featureLevel }),

@@ -28,6 +28,8 @@ export interface RunEnvironment {
   readonly strictDocs: boolean;
   readonly throwaway: ThrowawayUsers;
   readonly runCleanups: CleanupRegistry;
+  /** Longest wait for one answer, in ms. */
+  readonly requestTimeoutMs?: number;
   readonly rateLimit?: RateLimitPolicy;
   /** Run-wide counter for `ctx.name()`. */
   nextNameNumber(): number;
@@ -45,6 +47,7 @@ function newClient(
     dispatcher: env.target.dispatcher,
     transcript,
     signal,
+    ...(env.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: env.requestTimeoutMs }),
     ...(authorization === undefined ? {} : { authorization }),
     ...(env.rateLimit ? { rateLimit: env.rateLimit } : {}),
     ...(onRateLimited ? { onRateLimited } : {}),
@@ -72,6 +75,8 @@ export class RuleScope {
   readonly notes: string[] = [];
   readonly controller = new AbortController();
   readonly ctx: RuleContext;
+  /** Numbers and runs the rule's properties; knows which exchanges were sent outside them. */
+  properties!: PropertyRunner;
   /** Called with each rate-limit wait; the runner moves the rule's deadline by that much. */
   onRateLimitWait: (waitMs: number) => void = () => undefined;
 
@@ -108,6 +113,7 @@ export class RuleScope {
     const { env, rule } = this;
     const signal = this.controller.signal;
     const properties = new PropertyRunner(rule.id, env.properties, this.transcript, (message) => this.notes.push(message));
+    this.properties = properties;
     const self = this;
     const as = (who: IdentityName | 'user') => {
       const identity = this.identityFor(who);

@@ -18,6 +18,8 @@ export class PropertyFailure extends RuleFailure {
     readonly property: PropertyFailureInfo,
     readonly exchanges: readonly Exchange[],
     override readonly cause: unknown,
+    /** What the rule sent before this property started (outside earlier properties): the case's setup. */
+    readonly setup: readonly Exchange[] = [],
   ) {
     super(message);
   }
@@ -28,9 +30,19 @@ function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** `label: value` for each generated value (labels from the options, else from a `a x b` name). */
+export function labelValues(name: string, values: readonly unknown[], labels?: readonly string[]): string[] {
+  const fromName = name.split(' x ').map((part) => part.trim());
+  const names = labels ?? (fromName.length === values.length ? fromName : values.length === 1 ? [name] : []);
+  return values.map((value, i) => `${names[i] ?? `value ${i + 1}`}: ${fc.stringify(value)}`);
+}
+
 /** Runs the properties of one rule, numbering them in call order. */
 export class PropertyRunner {
   private count = 0;
+  /** Exchanges the rule sent outside its properties so far (its setup), and where the last property ended. */
+  private readonly setup: Exchange[] = [];
+  private lastEnd = 1;
 
   constructor(
     private readonly ruleId: string,
@@ -46,6 +58,21 @@ export class PropertyRunner {
       this.note(`property ${index} "${name}" not run: replaying property ${replay.propertyIndex}`);
       return;
     }
+    this.setup.push(...this.transcript.since(this.lastEnd));
+    try {
+      await this.check(name, index, property, options);
+    } finally {
+      this.lastEnd = this.transcript.mark();
+    }
+  }
+
+  /** The exchanges the rule sent outside its properties so far, oldest first (its setup and after). */
+  outsideProperties(): Exchange[] {
+    return [...this.setup, ...this.transcript.since(this.lastEnd)];
+  }
+
+  private async check<Ts>(name: string, index: number, property: fc.IAsyncProperty<Ts>, options: PropertyOptions): Promise<void> {
+    const replay = this.settings.replay;
     const seed = replay ? replay.seed : propertySeed(this.settings.seed, this.ruleId, index);
     const numRuns = Math.max(1, Math.min(this.settings.numRuns, options.maxRuns ?? Number.POSITIVE_INFINITY));
     const details = await fc.check(property, replay ? { seed, path: replay.path, endOnFailure: true, numRuns } : { seed, numRuns });
@@ -66,12 +93,13 @@ export class PropertyRunner {
       seed,
       path,
       counterexample: fc.stringify(details.counterexample),
+      labelledValues: labelValues(name, Array.isArray(details.counterexample) ? details.counterexample : [details.counterexample], options.labels),
       numRuns: details.numRuns,
       numShrinks: details.numShrinks,
       replay: formatReplay({ seed, propertyIndex: index, path }),
       reproduced,
     };
     const summary = `property "${name}" failed after ${details.numRuns} run${details.numRuns === 1 ? '' : 's'} (${details.numShrinks} shrinks)`;
-    throw new PropertyFailure(`${summary}: ${errorMessage(cause)}`, info, exchanges, cause);
+    throw new PropertyFailure(`${summary}: ${errorMessage(cause)}`, info, exchanges, cause, [...this.setup]);
   }
 }

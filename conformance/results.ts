@@ -14,6 +14,8 @@ export interface PropertyFailureInfo {
   readonly path: string;
   /** The shrunk counterexample, rendered by `fc.stringify`. */
   readonly counterexample: string;
+  /** Each generated value of the counterexample with its label (`files: [...]`, or `value 1: ...`). */
+  readonly labelledValues: readonly string[];
   readonly numRuns: number;
   readonly numShrinks: number;
   /** The `--replay` value that re-runs exactly this counterexample. */
@@ -28,6 +30,12 @@ export interface FailureInfo {
   readonly property?: PropertyFailureInfo;
   /** The exchanges of the failing attempt (for a property: of the shrunk counterexample). */
   readonly exchanges: readonly Exchange[];
+  /**
+   * Every exchange of the failing case, its setup included, oldest first: for a property, what the
+   * rule sent before the property plus the counterexample's exchanges; otherwise the rule's whole
+   * transcript. Reproduction scripts and HAR files are made from these.
+   */
+  readonly reproduction: readonly Exchange[];
   /** The same exchanges as curl commands, each followed by a `# -> answer` line. */
   readonly curl: readonly string[];
   /** The command that re-runs this rule (and, for a property, exactly its counterexample). */

@@ -35,9 +35,17 @@ export function replayCommand(env: RunEnvironment, settings: RuleRunSettings, ru
 
 function failureInfo(error: unknown, scope: RuleScope, env: RunEnvironment, settings: RuleRunSettings): FailureInfo {
   let exchanges: readonly Exchange[] = scope.transcript.last(SHOWN_EXCHANGES);
-  const withCurl = (info: Omit<FailureInfo, 'curl' | 'exchanges'>): FailureInfo => ({ ...info, exchanges, curl: exchanges.map(exchangeToText) });
+  // Passing property runs are not part of the failing case: replay only what the rule sent outside them.
+  let reproduction: readonly Exchange[] = scope.properties.outsideProperties();
+  const withCurl = (info: Omit<FailureInfo, 'curl' | 'exchanges' | 'reproduction'>): FailureInfo => ({
+    ...info,
+    exchanges,
+    reproduction,
+    curl: exchanges.map(exchangeToText),
+  });
   if (error instanceof PropertyFailure) {
     if (error.exchanges.length > 0) exchanges = error.exchanges.slice(-SHOWN_EXCHANGES);
+    reproduction = [...error.setup, ...error.exchanges];
     return withCurl({ kind: 'property', message: error.message, property: error.property, replayCommand: replayCommand(env, settings, scope.rule, error.property.replay) });
   }
   const replay = replayCommand(env, settings, scope.rule);

@@ -23,6 +23,8 @@ import type { Target } from './targets/target.js';
 /** Keeps properties meaningful while the whole suite stays within budget on the embedded server. */
 export const DEFAULT_NUM_RUNS = 100;
 export const DEFAULT_TIMEOUT_MS = 60_000;
+/** Longer than any answer a rule waits for (rules poll events with `dont_block`). */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 
 export interface RunStartInfo {
   readonly target: TargetSummary;
@@ -30,6 +32,8 @@ export interface RunStartInfo {
   readonly numRuns: number;
   readonly runTag: string;
   readonly total: number;
+  /** The selected rules, in run order. */
+  readonly rules: readonly Rule[];
   readonly identities: readonly string[];
   readonly warnings: readonly string[];
 }
@@ -50,6 +54,8 @@ export interface RunOptions extends Selection {
   readonly replay?: string;
   /** Per-rule time limit in ms (default 60 000). */
   readonly timeoutMs?: number;
+  /** Longest wait for one HTTP answer in ms (default 30 000); a silent target fails fast. */
+  readonly requestTimeoutMs?: number;
   /** Stop after the first failure (the rest are reported as skipped). */
   readonly bail?: boolean;
   /** Fail rules that observe a known deviation. */
@@ -65,6 +71,17 @@ export interface RunOptions extends Selection {
   readonly rateLimit?: RateLimitPolicy;
   /** Time limit of each cleanup in ms (default 30 000). */
   readonly cleanupTimeoutMs?: number;
+}
+
+/** Why nothing was selected, naming the filters that were given. */
+function emptySelectionMessage(selection: Selection): string {
+  const filters = [
+    ...(selection.only ?? []).map((glob) => `--only ${glob}`),
+    ...(selection.skip ?? []).map((glob) => `--skip ${glob}`),
+    ...(selection.readOnly ? ['--read-only'] : []),
+    ...(selection.shard ? [`--shard ${selection.shard.index}/${selection.shard.total}`] : []),
+  ];
+  return `no rule matches the selection${filters.length > 0 ? ` (${filters.join(', ')})` : ''}; --list shows the rule ids`;
 }
 
 function positiveInteger(value: number | undefined, fallback: number, flag: string): number {
@@ -83,13 +100,22 @@ export async function runRules(target: Target, options: RunOptions = {}): Promis
   const rules = options.rules ?? allRules();
   validateRules(rules);
   const selected = selectRules(rules, options);
+  // An explicitly empty rule list is the caller's choice; filters that leave nothing are a mistake.
+  if (selected.length === 0 && rules.length > 0) throw new UsageError(emptySelectionMessage(options));
   if (replay && selected.length !== 1) {
     throw new UsageError(`--replay re-runs one counterexample of one rule: select exactly one rule with --only (selected ${selected.length})`);
   }
 
-  const info = await discover(target, options.featureLevel === undefined ? {} : { featureLevel: options.featureLevel });
+  const requestTimeoutMs = positiveInteger(options.requestTimeoutMs, DEFAULT_REQUEST_TIMEOUT_MS, '--request-timeout');
+  const info = await discover(target, { requestTimeoutMs, ...(options.featureLevel === undefined ? {} : { featureLevel: options.featureLevel }) });
   const setupTranscript = new Transcript(50);
-  const anonymous = new ApiClient({ baseUrl: target.baseUrl, dispatcher: target.dispatcher, transcript: setupTranscript, ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}) });
+  const anonymous = new ApiClient({
+    baseUrl: target.baseUrl,
+    dispatcher: target.dispatcher,
+    transcript: setupTranscript,
+    requestTimeoutMs,
+    ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
+  });
   const { pool, warnings } = await resolveIdentities(anonymous, target, info, options.credentials ?? {});
   const runTag = newRunTag();
   const runCleanups = new CleanupRegistry();
@@ -112,6 +138,7 @@ export async function runRules(target: Target, options: RunOptions = {}): Promis
     strictDocs: options.strictDocs ?? false,
     throwaway,
     runCleanups,
+    requestTimeoutMs,
     ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
     nextNameNumber: () => ++names,
   };
@@ -123,7 +150,7 @@ export async function runRules(target: Target, options: RunOptions = {}): Promis
     zulipVersion: info.zulipVersion,
   };
   if (pool.identities.length === 0) warnings.push('no credentials: rules that need an authenticated user are skipped');
-  options.listener?.onStart?.({ target: summary, seed, numRuns, runTag, total: selected.length, identities: pool.describe(), warnings });
+  options.listener?.onStart?.({ target: summary, seed, numRuns, runTag, total: selected.length, rules: selected, identities: pool.describe(), warnings });
 
   const needs = new NeedChecker(info, pool, throwaway, anonymous);
   const settings = { timeoutMs, cleanupTimeoutMs: options.cleanupTimeoutMs ?? 30_000, invocation: options.invocation ?? ['chat-conformance'] };

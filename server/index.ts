@@ -10,6 +10,10 @@ import type { World } from '../lib/world.js';
 import { loadFixture } from '../fixtures/index.js';
 import { type AppOptions, ChatApp } from './app.js';
 import { createHttpServer } from './listen.js';
+import { isValidFeatureLevel, MAX_FEATURE_LEVEL, MIN_FEATURE_LEVEL } from '../lib/features.js';
+import { restoreWorld, snapshotWorld } from '../lib/world-snapshot.js';
+import { devFront } from './dev-front.js';
+import { loadStateFile, saveStateFile, StateFileError } from './state-file.js';
 
 export interface WorldConfig {
   /** A fixture path, or an already parsed fixture. Defaults to the development realm. */
@@ -43,19 +47,71 @@ export interface ServerOptions extends CreateAppOptions {
   readonly port?: number;
   readonly host?: string;
   readonly maxBodyBytes?: number;
+  /** Log each request (method, path, status, user, ms): true for stderr, or a line callback. Off by default. */
+  readonly log?: boolean | ((line: string) => void);
+  /** Answer CORS preflights (Authorization allowed) and let any origin read answers. */
+  readonly cors?: boolean;
+  /**
+   * A state file: loaded at start when it exists (a corrupt or foreign file is refused with
+   * StateFileError and left alone), written by `close({ saveState: true })`.
+   */
+  readonly statePath?: string;
+}
+
+export interface CloseOptions {
+  /** Save the world to `statePath` (atomically) after the last request was answered. */
+  readonly saveState?: boolean;
 }
 
 export interface RunningServer {
   /** Base URL such as `http://127.0.0.1:40123` (append `/api/v1/...`). */
   readonly url: string;
+  /** The current world (a new one after `reset()`). */
   readonly world: World;
   readonly app: ChatApp;
-  close(): Promise<void>;
+  /** Whether the world was loaded from `statePath`. */
+  readonly stateLoaded: boolean;
+  /** Back to the starting state (the fixture, or the `world` given); event queues are dropped. */
+  reset(): void;
+  close(options?: CloseOptions): Promise<void>;
+}
+
+/** Refuses options that cannot work, with a message naming the option. */
+export function validateServerOptions(options: ServerOptions): void {
+  const level = options.featureLevel;
+  if (level !== undefined && !isValidFeatureLevel(level)) throw new RangeError(`featureLevel must be an integer from ${MIN_FEATURE_LEVEL} to ${MAX_FEATURE_LEVEL}, got ${String(level)}`);
+  const port = options.port;
+  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65535)) throw new RangeError(`port must be an integer from 0 to 65535, got ${String(port)}`);
+  const bytes = options.maxBodyBytes;
+  if (bytes !== undefined && !(Number.isInteger(bytes) && bytes > 0)) throw new RangeError(`maxBodyBytes must be a positive integer, got ${String(bytes)}`);
+  if (options.host !== undefined && (typeof options.host !== 'string' || options.host === '')) throw new TypeError('host must be a non-empty string');
+  if (options.world && options.statePath !== undefined) throw new TypeError('give either world or statePath, not both');
+}
+
+/** The world to start with: the state file's, the one given, or a new one from the fixture. */
+function startingWorld(options: ServerOptions): { world: World; loaded: boolean } {
+  const saved = options.statePath === undefined ? undefined : loadStateFile(options.statePath);
+  if (!saved) return { world: options.world ?? createWorld(options), loaded: false };
+  if (options.featureLevel !== undefined && options.featureLevel !== saved.featureLevel) {
+    throw new StateFileError(`the state file ${options.statePath} was saved at feature level ${saved.featureLevel}, not ${options.featureLevel}; start without a feature level (or at ${saved.featureLevel}), or use another file`);
+  }
+  return { world: restoreWorld(saved, options.clock ? { clock: options.clock } : {}), loaded: true };
 }
 
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
-  const app = createApp(options);
-  const server = createHttpServer(app, options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes });
+  validateServerOptions(options);
+  const { world, loaded } = startingWorld(options);
+  const initial = options.world ? snapshotWorld(options.world) : undefined;
+  let app = createApp({ ...options, world });
+  const reset = (): void => {
+    const fresh = initial ? restoreWorld(initial, options.clock ? { clock: options.clock } : {}) : createWorld(options);
+    const old = app;
+    app = createApp({ ...options, world: fresh });
+    old.close();
+  };
+  const front = devFront(() => app, { devEndpoints: app.devEndpoints, reset, ...(options.log ? { log: options.log } : {}), ...(options.cors ? { cors: true } : {}) });
+  // createHttpServer only calls `handle`: the front decides which app answers.
+  const server = createHttpServer({ handle: front } as Pick<ChatApp, 'handle'> as ChatApp, options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes });
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -68,9 +124,15 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const shownHost = host.includes(':') ? `[${host}]` : host;
   return {
     url: `http://${shownHost}:${port}`,
-    world: app.world,
-    app,
-    async close() {
+    get world() {
+      return app.world;
+    },
+    get app() {
+      return app;
+    },
+    stateLoaded: loaded,
+    reset,
+    async close(closeOptions: CloseOptions = {}) {
       app.close();
       // Held long polls were just answered; let those answers reach the sockets first.
       await new Promise<void>((resolve) => setImmediate(resolve));
@@ -78,6 +140,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         server.close(() => resolve());
         server.closeAllConnections();
       });
+      if (closeOptions.saveState) {
+        if (options.statePath === undefined) throw new TypeError('close({ saveState: true }) needs the statePath option');
+        saveStateFile(options.statePath, app.world);
+      }
     },
   };
 }
@@ -90,6 +156,8 @@ export { World } from '../lib/world.js';
 export { FEATURES, MAX_FEATURE_LEVEL } from '../lib/features.js';
 export { DEV_REALM_PATH, loadFixture } from '../fixtures/index.js';
 export { FixtureError } from '../lib/fixture.js';
+export { snapshotWorld, restoreWorld, SnapshotError, type WorldSnapshot } from '../lib/world-snapshot.js';
+export { StateFileError } from './state-file.js';
 export { waitForEvent, EventWaitTimeout, type WaitForEventOptions } from './wait-for-event.js';
 export type { EventQueueOptions } from './event-options.js';
 export type { ChatEvent } from '../lib/events/hub.js';

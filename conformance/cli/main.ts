@@ -1,22 +1,22 @@
 /**
  * The `chat-conformance` program, minus the embedded server: the bin passes a factory for it, so
  * this module (like all of conformance/) never imports the reference server.
- * Exit status: 0 every selected rule passed or was skipped, 1 a rule failed, 2 bad usage or an
- * unusable target.
+ * Exit status: 0 every selected rule passed or was skipped, 1 a rule failed, 2 bad usage (an
+ * empty selection, an unwritable report path) or an unusable target (unreachable, silent).
  */
-import { writeFileSync } from 'node:fs';
 import { TransportError } from '../client/api-client.js';
 import { TargetError, UsageError } from '../errors.js';
 import { makeTarget } from '../index.js';
-import { progressListener, type ProgressStream } from '../report/progress.js';
-import { renderReport } from '../report/index.js';
-import { renderSpec } from '../report/spec.js';
+import type { ProgressStream } from '../report/progress.js';
 import { allRules } from '../rules/registry.js';
-import type { Rule } from '../rules/types.js';
-import { runRules } from '../runner.js';
 import { selectRules } from '../selection.js';
+import { discover } from '../targets/discovery.js';
 import type { InProcessHandler } from '../targets/in-process.js';
-import { type CliOptions, invocationFor, parseCli } from './options.js';
+import { listRules, listRulesJson } from './list.js';
+import { type CliOptions, parseCli } from './options.js';
+import { runCli } from './run.js';
+
+export { listRules } from './list.js';
 
 export interface EmbeddedServer {
   readonly handler: InProcessHandler;
@@ -30,71 +30,37 @@ export interface CliIo {
   readonly stderr: ProgressStream;
   /** Starts the embedded reference server emulating `featureLevel` (default: its newest). */
   readonly embedded: (featureLevel: number | undefined) => EmbeddedServer;
+  /** What `--version` prints (the package's version). */
+  readonly version?: string;
 }
 
-function levels(rule: Rule): string {
-  const { min, max } = rule.levels ?? {};
-  if (min === undefined && max === undefined) return 'all levels';
-  if (max === undefined) return `>= ${min}`;
-  return min === undefined ? `<= ${max}` : `${min}-${max}`;
-}
-
-export function listRules(rules: readonly Rule[]): string {
-  const rows = rules.map((rule) => [rule.id, `section ${rule.section}`, levels(rule), rule.writes ? 'writes' : 'read-only', rule.endpoint]);
-  const widths = [0, 1, 2, 3].map((column) => Math.max(...rows.map((row) => row[column]!.length)));
-  return `${rows.map((row) => row.map((cell, i) => (i < 4 ? cell.padEnd(widths[i]!) : cell)).join('  ')).join('\n')}\n${rules.length} rules\n`;
-}
-
-async function run(options: CliOptions, io: CliIo): Promise<number> {
-  const selection = { only: options.only, skip: options.skip, readOnly: options.readOnly, ...(options.shard ? { shard: options.shard } : {}) };
-  if (options.list) {
-    io.stdout.write(listRules(selectRules(allRules(), selection)));
-    return 0;
-  }
+/** The level `--list --json` marks rules for: `--feature-level`, else the target's own. */
+async function listingLevel(options: CliOptions, io: CliIo): Promise<number> {
+  if (options.featureLevel !== undefined) return options.featureLevel;
   const embedded = options.baseUrl === undefined ? io.embedded(options.serverFeatureLevel) : undefined;
   const target = embedded ? makeTarget({ handler: embedded.handler }) : makeTarget({ baseUrl: options.baseUrl! });
-  const reporter = options.reporter ?? (io.stdout.isTTY ? 'spec' : 'tap');
   try {
-    const result = await runRules(target, {
-      ...selection,
-      ...(options.seed === undefined ? {} : { seed: options.seed }),
-      ...(options.numRuns === undefined ? {} : { numRuns: options.numRuns }),
-      ...(options.replay === undefined ? {} : { replay: options.replay }),
-      ...(options.timeout === undefined ? {} : { timeoutMs: options.timeout }),
-      ...(options.featureLevel === undefined ? {} : { featureLevel: options.featureLevel }),
-      bail: options.bail,
-      strictDocs: options.strictDocs,
-      credentials: {
-        pairs: options.emails.map((email, i) => ({ email, apiKey: options.apiKeys[i]! })),
-        configFiles: options.configFiles,
-        env: io.env,
-        bootstrap: options.bootstrap,
-      },
-      invocation: invocationFor(options),
-      ...(reporter === 'spec' ? { listener: progressListener(io.stderr) } : {}),
-    });
-    const color = options.color !== false && reporter === 'spec' && options.output === undefined && io.stdout.isTTY === true;
-    const report = renderReport(reporter, result, { color });
-    if (options.output !== undefined) {
-      writeFileSync(options.output, report);
-      const summary = renderSpec(result).trimEnd().split('\n').pop() ?? '';
-      io.stderr.write(`${summary}\nreport written to ${options.output}\n`);
-    } else {
-      io.stdout.write(report);
-    }
-    return result.ok ? 0 : 1;
+    return (await discover(target, { requestTimeoutMs: options.requestTimeout ?? 30_000 })).featureLevel;
   } finally {
     await target.close();
     embedded?.close();
   }
 }
 
+async function list(options: CliOptions, io: CliIo): Promise<number> {
+  const selection = { only: options.only, skip: options.skip, readOnly: options.readOnly, ...(options.shard ? { shard: options.shard } : {}) };
+  const rules = selectRules(allRules(), selection);
+  if (rules.length === 0) throw new UsageError('no rule matches the selection; --list without --only/--skip shows every rule id');
+  io.stdout.write(options.json ? listRulesJson(rules, await listingLevel(options, io)) : listRules(rules));
+  return 0;
+}
+
 /** Runs the program; resolves to the exit status. */
 export async function main(io: CliIo): Promise<number> {
   try {
-    const options = parseCli(io.argv, { out: (text) => io.stdout.write(text), err: (text) => io.stderr.write(text) });
+    const options = parseCli(io.argv, { out: (text) => io.stdout.write(text), err: (text) => io.stderr.write(text) }, io.version);
     if (options === null) return 0;
-    return await run(options, io);
+    return options.list ? await list(options, io) : await runCli(options, io);
   } catch (error) {
     // A target that stops answering outside a rule (discovery, credentials, cleanups) is unusable.
     if (error instanceof UsageError || error instanceof TargetError || error instanceof TransportError) {

@@ -2,10 +2,12 @@
  * The command line of `chat-conformance` (commander 14): definition, parsing into typed options,
  * and the reverse (the arguments that reach the same target again, for printed replay commands).
  */
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { UsageError } from '../errors.js';
-import { isReportFormat, REPORT_FORMATS, type ReportFormat } from '../report/index.js';
-import { DEFAULT_NUM_RUNS, DEFAULT_TIMEOUT_MS } from '../runner.js';
+import { REPORT_FORMATS } from '../report/index.js';
+import { DEFAULT_NUM_RUNS, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_TIMEOUT_MS } from '../runner.js';
+import { HELP_AFTER } from './help.js';
+import { parseReportChoice, type ReportChoice } from './outputs.js';
 import { parseShard, type Shard } from '../selection.js';
 import { parseReplay } from '../seeds.js';
 
@@ -20,8 +22,13 @@ export interface CliOptions {
   readonly seed?: number;
   readonly numRuns?: number;
   readonly replay?: string;
-  readonly reporter?: ReportFormat;
+  /** `--reporter` values in order (none: the default reporter on stdout). */
+  readonly reporters: readonly ReportChoice[];
   readonly output?: string;
+  readonly reproDir?: string;
+  readonly showCredentials: boolean;
+  readonly requestTimeout?: number;
+  readonly json: boolean;
   readonly shard?: Shard;
   readonly timeout?: number;
   readonly bail: boolean;
@@ -40,9 +47,10 @@ const integer = (min: number, max = Number.MAX_SAFE_INTEGER) => (value: string):
 };
 const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
 
-export function buildProgram(): Command {
+export function buildProgram(version = '0.0.0'): Command {
   return new Command()
     .name('chat-conformance')
+    .version(version, '-V, --version', 'print the version and exit')
     .description('Check a chat server (ours, a Zulip development server, any Zulip server) against the chat API description.')
     .option('--base-url <url>', 'target server (scheme://host[:port]); without it, the embedded reference server runs in-process')
     .option('--email <email>', 'email of an identity (repeatable, pairs with --api-key)', collect)
@@ -54,24 +62,29 @@ export function buildProgram(): Command {
     .option('--seed <n>', 'seed of every property (default: random, printed)', integer(-(2 ** 31), 2 ** 31 - 1))
     .option('--num-runs <n>', `runs per property (default ${DEFAULT_NUM_RUNS})`, integer(1, 100_000))
     .option('--replay <seed:path>', 're-run exactly one counterexample (printed by a failure report; use with --only)')
-    .addOption(new Option('--reporter <name>', 'report format (default: spec on a terminal, tap otherwise)').choices([...REPORT_FORMATS]))
-    .option('--output <file>', 'write the report to a file (progress still goes to stderr)')
+    .option('--reporter <name[=file]>', `report format (${REPORT_FORMATS.join(', ')}), to stdout or to a file; repeatable (default: spec on a terminal, tap otherwise)`, collect)
+    .option('--output <file>', 'write the one reporter given without a file to this file (progress still goes to stderr)')
+    .option('--repro-dir <dir>', 'write each failing rule\'s exchanges as <rule>.sh (curl) and <rule>.har')
+    .option('--show-credentials', 'show API keys, passwords and Authorization headers in reports (redacted by default)')
     .option('--shard <i/n>', 'run the i-th of n deterministic parts of the selected rules')
     .option('--timeout <ms>', `time limit per rule (default ${DEFAULT_TIMEOUT_MS})`, integer(1))
+    .option('--request-timeout <ms>', `longest wait for one HTTP answer (default ${DEFAULT_REQUEST_TIMEOUT_MS})`, integer(1))
     .option('--bail', 'stop after the first failing rule')
     .option('--read-only', 'run only rules that do not change server state')
     .option('--strict-docs', 'fail rules that observe a known deviation where the reference server keeps to the description')
     .option('--feature-level <n>', 'select rules for this feature level instead of the discovered one', integer(0, 10_000))
     .option('--server-feature-level <n>', 'feature level the embedded server emulates (without --base-url)', integer(1, 10_000))
     .option('--list', 'list the rules (id, section, feature levels, writes/read-only) and exit')
-    .option('--no-color', 'no colours in the spec report')
+    .option('--json', 'with --list: one JSON document (id, title, section, levels, writes, selected at the target\'s level)')
+    .option('--no-color', 'no colours in the spec report (also NO_COLOR=1)')
+    .addHelpText('after', HELP_AFTER)
     .exitOverride();
 }
 
 /** Parses `argv` (without node and script). Throws UsageError for bad usage; returns null after --help/--version. */
-export function parseCli(argv: readonly string[], write: { out: (text: string) => void; err: (text: string) => void }): CliOptions | null {
+export function parseCli(argv: readonly string[], write: { out: (text: string) => void; err: (text: string) => void }, version?: string): CliOptions | null {
   // Commander's own error line is replaced by the caller's `chat-conformance: ...` message.
-  const program = buildProgram().configureOutput({ writeOut: write.out, writeErr: write.err, outputError: () => undefined });
+  const program = buildProgram(version).configureOutput({ writeOut: write.out, writeErr: write.err, outputError: () => undefined });
   try {
     program.parse([...argv], { from: 'user' });
   } catch (error) {
@@ -88,8 +101,8 @@ export function parseCli(argv: readonly string[], write: { out: (text: string) =
   if (emails.length !== apiKeys.length) throw new UsageError('--email and --api-key come in pairs');
   if (typeof raw.replay === 'string') parseReplay(raw.replay);
   if (raw.serverFeatureLevel !== undefined && raw.baseUrl !== undefined) throw new UsageError('--server-feature-level applies to the embedded server only (no --base-url)');
-  const reporter = raw.reporter as string | undefined;
-  if (reporter !== undefined && !isReportFormat(reporter)) throw new UsageError(`--reporter: unknown format ${reporter}`);
+  const reporters = strings('reporter').map(parseReportChoice);
+  if (raw.json === true && raw.list !== true) throw new UsageError('--json goes with --list');
   const optional = <T>(key: string, value: T | undefined) => (value === undefined ? {} : { [key]: value });
   return {
     ...optional('baseUrl', raw.baseUrl as string | undefined),
@@ -102,8 +115,12 @@ export function parseCli(argv: readonly string[], write: { out: (text: string) =
     ...optional('seed', raw.seed as number | undefined),
     ...optional('numRuns', raw.numRuns as number | undefined),
     ...optional('replay', raw.replay as string | undefined),
-    ...optional('reporter', reporter as ReportFormat | undefined),
+    reporters,
     ...optional('output', raw.output as string | undefined),
+    ...optional('reproDir', raw.reproDir as string | undefined),
+    showCredentials: raw.showCredentials === true,
+    ...optional('requestTimeout', raw.requestTimeout as number | undefined),
+    json: raw.json === true,
     ...optional('shard', typeof raw.shard === 'string' ? parseShard(raw.shard) : undefined),
     ...optional('timeout', raw.timeout as number | undefined),
     bail: raw.bail === true,
@@ -126,6 +143,7 @@ export function invocationFor(options: CliOptions): string[] {
   if (options.serverFeatureLevel !== undefined) args.push('--server-feature-level', String(options.serverFeatureLevel));
   if (options.featureLevel !== undefined) args.push('--feature-level', String(options.featureLevel));
   if (options.timeout !== undefined) args.push('--timeout', String(options.timeout));
+  if (options.requestTimeout !== undefined) args.push('--request-timeout', String(options.requestTimeout));
   if (options.strictDocs) args.push('--strict-docs');
   return args;
 }

@@ -53,15 +53,24 @@ export interface ClientConfig {
   /** The full `Authorization` header value; none when undefined. */
   readonly authorization?: string;
   readonly signal?: AbortSignal;
+  /** Longest wait for one answer (headers and body), in ms; none when undefined. */
+  readonly requestTimeoutMs?: number;
   readonly rateLimit?: RateLimitPolicy;
   readonly userAgent?: string;
   /** Called before waiting out a rate limit (for notes in the report). */
   readonly onRateLimited?: (waitMs: number, url: string) => void;
 }
 
-/** The target gave no HTTP answer (refused, reset, aborted). */
+/** The target gave no HTTP answer (refused, reset, aborted, or silent past the request timeout). */
 export class TransportError extends Error {
   override readonly name = 'TransportError';
+}
+
+/** The signal a request runs under: the caller's, plus the request timeout when one is set. */
+function requestSignal(signal: AbortSignal | undefined, timeoutMs: number | undefined): { signal?: AbortSignal; timeout?: AbortSignal } {
+  if (timeoutMs === undefined) return signal ? { signal } : {};
+  const timeout = AbortSignal.timeout(timeoutMs);
+  return { signal: signal ? AbortSignal.any([signal, timeout]) : timeout, timeout };
 }
 
 const DEFAULT_RATE_LIMIT: RateLimitPolicy = { maxRetries: 4, maxWaitMs: 65_000 };
@@ -172,8 +181,9 @@ export class ApiClient {
   private async send(method: string, url: URL, headers: Record<string, string>, body: string | Uint8Array | undefined): Promise<Reply> {
     const requestBody = body === undefined ? '' : typeof body === 'string' ? body : Buffer.from(body).toString('utf8');
     const started = performance.now();
-    const base = { method, url: url.toString(), requestHeaders: { ...headers }, requestBody };
-    const { signal, dispatcher, transcript } = this.config;
+    const base = { method, url: url.toString(), requestHeaders: { ...headers }, requestBody, startedAt: Date.now() };
+    const { dispatcher, transcript, requestTimeoutMs } = this.config;
+    const { signal, timeout } = requestSignal(this.config.signal, requestTimeoutMs);
     try {
       if (signal?.aborted) throw signal.reason;
       const response = await dispatcher.request({
@@ -197,9 +207,13 @@ export class ApiClient {
       const object = json !== null && typeof json === 'object' && !Array.isArray(json) ? (json as JsonObject) : undefined;
       return { status: response.statusCode, headers: responseHeaders, text, json, body: object, exchange };
     } catch (error) {
-      const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+      const silent = timeout?.aborted === true && !this.config.signal?.aborted;
+      const message = silent ? `timed out after ${requestTimeoutMs} ms` : error instanceof Error ? `${error.name}: ${error.message}` : String(error);
       const exchange = transcript.record({ ...base, status: 0, responseHeaders: {}, responseBody: '', durationMs: performance.now() - started, error: message });
-      throw Object.assign(new TransportError(`${method} ${url.toString()}: no answer (${message})`), { exchange });
+      const text = silent
+        ? `${method} ${url.toString()}: no answer within ${requestTimeoutMs} ms (--request-timeout): the target accepted the request but never answered`
+        : `${method} ${url.toString()}: no answer (${message})`;
+      throw Object.assign(new TransportError(text), { exchange });
     }
   }
 }

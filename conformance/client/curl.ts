@@ -50,7 +50,7 @@ export function toCurl(exchange: Exchange): string {
 }
 
 /** A short view of the answer, for a comment line under the command. */
-export function summarizeAnswer(exchange: Exchange, maxBody = 400): string {
+export function summarizeAnswer(exchange: Exchange, maxBody = 2000): string {
   if (exchange.error !== undefined) return `no answer: ${exchange.error}`;
   const body = exchange.responseBody.trimEnd();
   const shown = body.length > maxBody ? `${body.slice(0, maxBody)}... (${body.length} chars)` : body;

@@ -19,6 +19,8 @@ export interface Exchange {
   readonly responseHeaders: Readonly<Record<string, string>>;
   readonly responseBody: string;
   readonly durationMs: number;
+  /** When the request was sent (ms since the epoch), for HAR files. */
+  readonly startedAt?: number;
   /** A transport error (connection refused, aborted, timeout) instead of an answer. */
   readonly error?: string;
 }
@@ -49,6 +51,11 @@ export class Transcript {
   /** Exchanges recorded at or after `mark` that are still kept. */
   since(mark: number): Exchange[] {
     return this.kept.filter((exchange) => exchange.seq >= mark);
+  }
+
+  /** Every exchange still kept, oldest first. */
+  all(): Exchange[] {
+    return [...this.kept];
   }
 
   /** The last `count` exchanges. */

@@ -10,7 +10,7 @@ import { preview, validate, type Validator } from './shape.js';
 
 /** How a reply looked, for messages: `HTTP 400 {"result":"error",...}`. */
 export function describeReply(reply: Reply): string {
-  return `HTTP ${reply.status} ${preview(reply.body ?? reply.text, 300)}`;
+  return `HTTP ${reply.status} ${preview(reply.body ?? reply.text, 1000)}`;
 }
 
 /** Fails the rule. */
@@ -33,14 +33,38 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   return ka.length === kb.length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && jsonEqual((a as JsonObject)[k], (b as JsonObject)[k]));
 }
 
+/** The path (`.a[2].b`) of the first place where two JSON-like values differ, or undefined. */
+export function firstDifference(a: unknown, b: unknown, path = ''): { path: string; actual: unknown; expected: unknown } | undefined {
+  if (jsonEqual(a, b)) return undefined;
+  if (Array.isArray(a) && Array.isArray(b)) {
+    for (let i = 0; i < Math.min(a.length, b.length); i++) {
+      const inner = firstDifference(a[i], b[i], `${path}[${i}]`);
+      if (inner) return inner;
+    }
+    return { path: `${path}.length`, actual: a.length, expected: b.length };
+  }
+  const objects = a !== null && b !== null && typeof a === 'object' && typeof b === 'object' && !Array.isArray(a) && !Array.isArray(b);
+  if (!objects) return { path, actual: a, expected: b };
+  const keys = [...new Set([...Object.keys(b), ...Object.keys(a)])];
+  for (const key of keys) {
+    const inner = firstDifference((a as JsonObject)[key], (b as JsonObject)[key], `${path}.${key}`);
+    if (inner) return inner;
+  }
+  return { path, actual: a, expected: b };
+}
+
 export function expectEqual(actual: unknown, expected: unknown, what: string, reply?: Reply): void {
-  if (!jsonEqual(actual, expected)) fail(`${what}: expected ${preview(expected, 300)}, got ${preview(actual, 300)}`, reply);
+  if (jsonEqual(actual, expected)) return;
+  // Whole values are cut for length: name the first difference so it is never cut off.
+  const difference = firstDifference(actual, expected);
+  const where = difference && difference.path !== '' ? `\n  first difference at ${what}${difference.path}: expected ${preview(difference.expected, 300)}, got ${preview(difference.actual, 300)}` : '';
+  fail(`${what}: expected ${preview(expected, 300)}, got ${preview(actual, 300)}${where}`, reply);
 }
 
 /** The value conforms to `validator`; returns it typed. `what` names it in the message. */
 export function expectShape<T>(value: unknown, validator: Validator<T>, what: string, reply?: Reply): T {
   const problems = validate(value, validator, what);
-  if (problems.length > 0) fail(`response shape (${problems.length} problem${problems.length > 1 ? 's' : ''}):\n  - ${problems.slice(0, 20).join('\n  - ')}`, reply);
+  if (problems.length > 0) fail(`response shape (${problems.length} problem${problems.length > 1 ? 's' : ''}):\n  - ${problems.slice(0, 200).join('\n  - ')}`, reply);
   return value as T;
 }
 
@@ -82,7 +106,9 @@ export interface ErrorExpectation {
 export function expectError(reply: Reply, expected: ErrorExpectation): JsonObject {
   const body = reply.body;
   const label = `expected an error: HTTP ${expected.status}, code ${expected.code}`;
-  if (reply.status !== expected.status || body?.result !== 'error' || body.code !== expected.code) fail(label, reply);
+  if (reply.status !== expected.status || body?.result !== 'error' || body.code !== expected.code) {
+    fail(`${label}; got HTTP ${reply.status}, result ${preview(body?.result)}, code ${preview(body?.code)}`, reply);
+  }
   check(typeof body.msg === 'string', `${label}: msg must be a string`, reply);
   check(body.ignored_parameters_unsupported === undefined, `${label}: error responses never carry ignored_parameters_unsupported`, reply);
   return body;

@@ -1,14 +1,16 @@
 /** The text of one failure, shared by the human, TAP and JUnit reports. */
 import type { FailureInfo, RuleResult } from '../results.js';
+import { foldRepeated } from './fold.js';
 
 /** Lines describing the failure: message, counterexample, seed and path, replay, curl transcript. */
 export function failureLines(result: RuleResult, failure: FailureInfo): string[] {
-  const lines = [`rule: ${result.id}  (${result.endpoint}, section ${result.section})`, ...failure.message.split('\n')];
+  const lines = [`rule: ${result.id}  (${result.endpoint}, section ${result.section})`, ...foldRepeated(failure.message.split('\n'))];
   const property = failure.property;
   if (property) {
     lines.push(
       `property: "${property.name}" (#${property.index}), ${property.numRuns} run(s), ${property.numShrinks} shrink(s)`,
       `counterexample: ${property.counterexample}`,
+      ...(property.labelledValues ?? []).map((value) => `  ${value}`),
       `seed: ${property.seed}  path: ${property.path}`,
     );
     if (!property.reproduced) lines.push('note: re-running the counterexample passed: this failure is flaky');

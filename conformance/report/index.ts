@@ -1,10 +1,11 @@
-/** Report formats: `spec` (human), `tap`, `json`, `junit`. */
+/** Report formats: `spec` (human), `tap`, `json`, `junit`, `html` (self-contained page). */
 import type { SuiteResult } from '../results.js';
+import { renderHtml } from './html.js';
 import { renderJunit } from './junit.js';
 import { renderSpec } from './spec.js';
 import { renderTap } from './tap.js';
 
-export const REPORT_FORMATS = ['spec', 'tap', 'json', 'junit'] as const;
+export const REPORT_FORMATS = ['spec', 'tap', 'json', 'junit', 'html'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
 
 export function isReportFormat(name: string): name is ReportFormat {
@@ -22,5 +23,7 @@ export function renderReport(format: ReportFormat, result: SuiteResult, options:
       return `${JSON.stringify(result, null, 2)}\n`;
     case 'junit':
       return renderJunit(result);
+    case 'html':
+      return renderHtml(result);
   }
 }

@@ -1,4 +1,7 @@
-/** Live progress for the human report: one self-overwriting line on a terminal, nothing otherwise. */
+/**
+ * Live progress for the human report, on stderr. On a terminal: one self-overwriting line. Without
+ * one (CI logs): a line per endpoint once its last rule has ended, so a long run still shows life.
+ */
 import type { RunListener } from '../runner.js';
 
 export interface ProgressStream {
@@ -7,8 +10,7 @@ export interface ProgressStream {
   readonly columns?: number;
 }
 
-export function progressListener(stream: ProgressStream): RunListener {
-  if (!stream.isTTY) return {};
+function terminalProgress(stream: ProgressStream): RunListener {
   let failed = 0;
   const width = Math.max(20, (stream.columns ?? 80) - 1);
   const show = (text: string) => stream.write(`\r\u001b[2K${text.slice(0, width)}`);
@@ -19,5 +21,50 @@ export function progressListener(stream: ProgressStream): RunListener {
       if (result.outcome === 'failed') failed++;
       if (position === total) show('');
     },
+  };
+}
+
+interface EndpointTally {
+  remaining: number;
+  passed: number;
+  failed: number;
+  skipped: number;
+}
+
+function lineProgress(stream: ProgressStream): RunListener {
+  const tallies = new Map<string, EndpointTally>();
+  let done = 0;
+  return {
+    onStart: (info) => {
+      for (const rule of info.rules) {
+        const tally = tallies.get(rule.endpoint) ?? { remaining: 0, passed: 0, failed: 0, skipped: 0 };
+        tally.remaining++;
+        tallies.set(rule.endpoint, tally);
+      }
+      stream.write(`chat-conformance: ${info.total} rules over ${tallies.size} endpoints against ${info.target.baseUrl} (seed ${info.seed})\n`);
+    },
+    onRuleEnd: (result, position, total) => {
+      const tally = tallies.get(result.endpoint);
+      if (!tally) return;
+      tally[result.outcome]++;
+      tally.remaining--;
+      if (tally.remaining > 0) return;
+      done++;
+      const endpoint = result.endpoint === '*' ? 'all endpoints' : result.endpoint;
+      stream.write(`[${position}/${total}] ${endpoint}: ${tally.passed} passed, ${tally.failed} failed, ${tally.skipped} skipped (${done}/${tallies.size} endpoints)\n`);
+    },
+  };
+}
+
+export function progressListener(stream: ProgressStream): RunListener {
+  return stream.isTTY ? terminalProgress(stream) : lineProgress(stream);
+}
+
+/** One listener calling each of `listeners` in turn. */
+export function combineListeners(...listeners: readonly RunListener[]): RunListener {
+  return {
+    onStart: (info) => listeners.forEach((listener) => listener.onStart?.(info)),
+    onRuleStart: (rule, position, total) => listeners.forEach((listener) => listener.onRuleStart?.(rule, position, total)),
+    onRuleEnd: (result, position, total) => listeners.forEach((listener) => listener.onRuleEnd?.(result, position, total)),
   };
 }

@@ -1,5 +1,6 @@
 /** TAP version 14: one test point per rule, skips as `# SKIP reason`, failure details in YAML blocks. */
 import type { RuleResult, SuiteResult } from '../results.js';
+import type { RunListener } from '../runner.js';
 import { detailLines, failureLines } from './failure-text.js';
 
 /** A YAML block scalar (`|-`) for any text; each line indented under the key. */
@@ -29,11 +30,33 @@ function testPoint(result: RuleResult, number: number): string[] {
   return lines;
 }
 
-export function renderTap(result: SuiteResult): string {
-  const lines = ['TAP version 14', `# chat-conformance against ${result.target.baseUrl}, feature level ${result.target.featureLevel}, seed ${result.seed}, run tag ${result.runTag}`];
-  lines.push(`1..${result.results.length}`);
-  result.results.forEach((rule, index) => lines.push(...testPoint(rule, index + 1)));
+/** The lines before the first test point (the plan included: the number of rules is known up front). */
+export function tapHeader(run: { readonly target: { readonly baseUrl: string; readonly featureLevel: number }; readonly seed: number; readonly runTag: string }, total: number): string {
+  return `TAP version 14\n# chat-conformance against ${run.target.baseUrl}, feature level ${run.target.featureLevel}, seed ${run.seed}, run tag ${run.runTag}\n1..${total}\n`;
+}
+
+/** One rule's test point (with its YAML block), as text. */
+export function tapPoint(result: RuleResult, number: number): string {
+  return `${testPoint(result, number).join('\n')}\n`;
+}
+
+export function tapFooter(result: Pick<SuiteResult, 'counts' | 'seed'>): string {
   const { counts } = result;
-  lines.push(`# passed ${counts.passed}, failed ${counts.failed}, skipped ${counts.skipped}`, `# seed ${result.seed}`);
-  return `${lines.join('\n')}\n`;
+  return `# passed ${counts.passed}, failed ${counts.failed}, skipped ${counts.skipped}\n# seed ${result.seed}\n`;
+}
+
+export function renderTap(result: SuiteResult): string {
+  return tapHeader(result, result.results.length) + result.results.map((rule, index) => tapPoint(rule, index + 1)).join('') + tapFooter(result);
+}
+
+/**
+ * A run listener that writes TAP as results arrive (header at the start, each test point as its
+ * rule ends); `finish` writes the summary once the run is over. `prepare` redacts each result.
+ */
+export function tapStream(write: (text: string) => void, prepare: (result: RuleResult) => RuleResult = (result) => result): RunListener & { finish(result: SuiteResult): void } {
+  return {
+    onStart: (info) => write(tapHeader(info, info.total)),
+    onRuleEnd: (result, position) => write(tapPoint(prepare(result), position)),
+    finish: (result) => write(tapFooter(result)),
+  };
 }

@@ -38,6 +38,7 @@ const ignoredListed: Rule = {
         const reply = await client.get(`/users/${self}`, pairs);
         expectSuccess(reply, { ignored: ignoredNames(unknown) });
       },
+      { labels: ['unknown parameters', 'with a supported parameter', 'with client'] },
     );
   },
 };

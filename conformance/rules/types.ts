@@ -49,6 +49,11 @@ export interface Rule {
 export interface PropertyOptions {
   /** Upper bound on runs for this property (rate-limited endpoints); the run's `--num-runs` otherwise. */
   readonly maxRuns?: number;
+  /**
+   * Names of the generated values, in order, for labelled counterexamples. Without them, a name
+   * such as "files x delete order" labels its values by its ` x `-separated parts.
+   */
+  readonly labels?: readonly string[];
 }
 
 /** fast-check settings of the run. */

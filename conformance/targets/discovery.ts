@@ -10,12 +10,13 @@ import type { Target, TargetInfo } from './target.js';
 const bool = (value: unknown): boolean => value === true;
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
-export async function discover(target: Target, options: { featureLevel?: number; signal?: AbortSignal } = {}): Promise<TargetInfo> {
+export async function discover(target: Target, options: { featureLevel?: number; signal?: AbortSignal; requestTimeoutMs?: number } = {}): Promise<TargetInfo> {
   const client = new ApiClient({
     baseUrl: target.baseUrl,
     dispatcher: target.dispatcher,
     transcript: new Transcript(10),
     ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: options.requestTimeoutMs }),
   });
   let reply;
   try {

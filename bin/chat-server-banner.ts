@@ -1,0 +1,43 @@
+/** The start banner of `chat-server`: where it listens, the level, and how to log in. */
+import type { World } from '../lib/world.js';
+
+export interface BannerInfo {
+  readonly version: string;
+  readonly url: string;
+  readonly world: World;
+  readonly devEndpoints: boolean;
+  readonly statePath?: string;
+  readonly stateLoaded: boolean;
+  readonly log: boolean;
+  readonly cors: boolean;
+}
+
+/** An active human administrator (else any active human): the user the banner suggests. */
+function devUser(world: World): { email: string; role: string } | undefined {
+  const humans = [...world.users.values()].filter((user) => user.isActive && !user.isBot && !user.isSystemBot);
+  const admin = humans.find((user) => user.role === 200) ?? humans.find((user) => user.role === 100) ?? humans[0];
+  if (!admin) return undefined;
+  return { email: admin.deliveryEmail, role: admin.role === 100 ? 'owner' : admin.role === 200 ? 'administrator' : 'member' };
+}
+
+export function banner(info: BannerInfo): string {
+  const api = `${info.url}/api/v1`;
+  const user = devUser(info.world);
+  const lines = [`chat-server ${info.version} listening on ${info.url} (feature level ${info.world.featureLevel}; API under ${api})`];
+  if (user && info.devEndpoints) {
+    lines.push(
+      `  log in as a development user, e.g. ${user.email} (${user.role}):`,
+      `    curl -sS -X POST ${api}/dev_fetch_api_key -d username=${user.email}`,
+      `    curl -sS -u ${user.email}:API_KEY ${api}/users/me`,
+      `  every development user: curl -sS ${api}/dev_list_users`,
+      `  start over: curl -sS -X POST ${info.url}/__dev/reset`,
+    );
+  } else if (!info.devEndpoints) {
+    lines.push('  development endpoints are off (--no-dev-endpoints): log in with POST /api/v1/fetch_api_key');
+  }
+  if (info.statePath !== undefined) lines.push(`  state: ${info.stateLoaded ? 'loaded from' : 'new; will be saved to'} ${info.statePath} (saved on Ctrl-C or SIGTERM)`);
+  const extras = [info.log ? 'request log on' : '', info.cors ? 'CORS on' : ''].filter((text) => text !== '');
+  if (extras.length > 0) lines.push(`  ${extras.join(', ')}`);
+  lines.push('  Ctrl-C stops the server');
+  return `${lines.join('\n')}\n`;
+}
