@@ -4,6 +4,7 @@ import './linkifiers.js';
 import './messages.js';
 import './navigation-views.js';
 import './presence.js';
+import './reactions.js';
 import './realm.js';
 import './reminders.js';
 import './settings.js';
