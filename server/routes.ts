@@ -16,6 +16,7 @@ import { routes as drafts } from './endpoints/drafts.js';
 import { routes as userGroups } from './endpoints/user-groups.js';
 import { routes as messages } from './endpoints/messages.js';
 import { routes as reactions } from './endpoints/reactions.js';
+import { routes as messageFlags } from './endpoints/message-flags.js';
 import { routes as push } from './endpoints/push.js';
 import { routes as navigationViews } from './endpoints/navigation-views.js';
 import { routes as linkifiers } from './endpoints/linkifiers.js';
@@ -41,6 +42,7 @@ export const ROUTES: readonly RouteDef[] = [
   ...userGroups,
   ...messages,
   ...reactions,
+  ...messageFlags,
   ...push,
   ...navigationViews,
   ...linkifiers,

@@ -12,3 +12,4 @@ import './subscriptions.js';
 import './user-status.js';
 import './user-topics.js';
 import './users.js';
+import './unread.js';
