@@ -17,6 +17,8 @@ import { routes as userGroups } from './endpoints/user-groups.js';
 import { routes as messages } from './endpoints/messages.js';
 import { routes as reactions } from './endpoints/reactions.js';
 import { routes as messageFlags } from './endpoints/message-flags.js';
+import { routes as messageDelete } from './endpoints/message-delete.js';
+import { routes as topics } from './endpoints/topics.js';
 import { routes as push } from './endpoints/push.js';
 import { routes as navigationViews } from './endpoints/navigation-views.js';
 import { routes as linkifiers } from './endpoints/linkifiers.js';
@@ -43,6 +45,8 @@ export const ROUTES: readonly RouteDef[] = [
   ...messages,
   ...reactions,
   ...messageFlags,
+  ...messageDelete,
+  ...topics,
   ...push,
   ...navigationViews,
   ...linkifiers,

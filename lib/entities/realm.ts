@@ -43,6 +43,10 @@ export interface Realm {
   moveMessagesWithinStreamLimitSeconds?: number | null;
   /** Channel moves by non-moderators; null means no limit, absent means the default 604800 (7 days). */
   moveMessagesBetweenStreamsLimitSeconds?: number | null;
+  /** Deleting one's own messages; null or absent means no limit. */
+  messageContentDeleteLimitSeconds?: number | null;
+  /** Whether read receipts are on (`enable_read_receipts`); absent means on, the default. */
+  enableReadReceipts?: boolean;
   presenceDisabled: boolean;
   enableSpectatorAccess: boolean;
   waitingPeriodThreshold: number;
