@@ -34,6 +34,8 @@ interface EndpointCommon<S extends ParamSpecs> {
   readonly params: S;
   /** The endpoint exists from this level; below it the route answers as unknown. */
   readonly since?: Feature;
+  /** The endpoint exists below this level only (it was renamed or removed there). */
+  readonly until?: Feature;
   /** False for views the real server does not wrap in its parsing decorator. */
   readonly reportsIgnored?: boolean;
 }

@@ -121,7 +121,7 @@ export class Router {
     if (!entry) {
       const methods: Method[] = [];
       for (const [method, endpoint] of Object.entries(def.methods) as Array<[Method, Endpoint]>) {
-        if (!endpoint.since || world.has(endpoint.since)) methods.push(method);
+        if ((!endpoint.since || world.has(endpoint.since)) && !(endpoint.until && world.has(endpoint.until))) methods.push(method);
       }
       entry = { methods, allowed: methods.includes('GET') ? [...methods, 'HEAD'] : methods };
       perWorld.set(def, entry);

@@ -19,6 +19,8 @@ import { routes as reactions } from './endpoints/reactions.js';
 import { routes as messageFlags } from './endpoints/message-flags.js';
 import { routes as messageDelete } from './endpoints/message-delete.js';
 import { routes as topics } from './endpoints/topics.js';
+import { routes as readReceipts } from './endpoints/read-receipts.js';
+import { routes as messageEditTyping } from './endpoints/message-edit-typing.js';
 import { routes as push } from './endpoints/push.js';
 import { routes as navigationViews } from './endpoints/navigation-views.js';
 import { routes as linkifiers } from './endpoints/linkifiers.js';
@@ -47,6 +49,8 @@ export const ROUTES: readonly RouteDef[] = [
   ...messageFlags,
   ...messageDelete,
   ...topics,
+  ...readReceipts,
+  ...messageEditTyping,
   ...push,
   ...navigationViews,
   ...linkifiers,

@@ -1,6 +1,7 @@
 /** Every reducer module; importing this registers them all. */
 import './drafts.js';
 import './linkifiers.js';
+import './message-edit-typing.js';
 import './messages.js';
 import './navigation-views.js';
 import './presence.js';
