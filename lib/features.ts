@@ -14,9 +14,7 @@ export interface Feature {
 const f = (level: number, what: string): Feature => ({ level, what });
 
 export const FEATURES = {
-  REACTION_USER_ID: f(2, 'reactions carry user_id; reaction_type optional when adding'),
   INTEGER_PRINCIPALS: f(9, 'subscribe: principals may be user IDs'),
-  DELETE_MESSAGE_EVENT_IDS: f(13, 'delete_message events lose sender fields; message_ids with bulk_message_deletion'),
   MESSAGE_RETENTION_DAYS: f(17, 'channels: message_retention_days'),
   ATTACHMENT_DATE_SENT: f(22, 'attachment messages carry date_sent (was name); integer times'),
   RETENTION_MINUS_ONE: f(22, 'realm_message_retention_days: -1 for unlimited (was null)'),
@@ -50,7 +48,6 @@ export const FEATURES = {
   SUBSCRIBE_WEB_PUBLIC: f(98, 'subscribe: is_web_public'),
   TWENTY_FOUR_HOUR_TIME_DEFAULT: f(99, 'user settings defaults: twenty_four_hour_time'),
   DELETE_LIMIT_NULL: f(100, 'realm_message_content_delete_limit_seconds: null for no limit (was 0)'),
-  DELETE_OWN_MESSAGE_POLICY: f(101, 'delete_own_message_policy replaces allow_message_deleting'),
   CREATE_STREAM_POLICY_SPLIT: f(102, 'register: create_public/private_stream_policy, can_create_public/private_streams'),
   WEB_PUBLIC_STREAMS: f(103, 'register: create_web_public_stream_policy, can_create_web_public_streams'),
   TYPING_AND_READ_RECEIPT_SETTINGS: f(105, 'send_private/stream_typing_notifications, send_read_receipts'),
@@ -71,7 +68,6 @@ export const FEATURES = {
   EDIT_LIMIT_NULL: f(138, 'realm_message_content_edit_limit_seconds: null for no limit (was 0)'),
   EMOJI_DATA_URL: f(140, 'register: server_emoji_data_url'),
   CAN_REMOVE_SUBSCRIBERS_GROUP: f(142, 'subscribe: can_remove_subscribers_group (named _id before 197)'),
-  READ_RECEIPTS_HIDE_MUTED: f(144, 'read receipts leave out muted and muting users'),
   BOT_OWNER_UNSUBSCRIBE: f(145, 'users may unsubscribe the bots they own'),
   AWAY_IS_PRESENCE_ENABLED: f(148, 'user status away mirrors presence_enabled'),
   OLD_THREAD_NOTICE_OFF_BY_DEFAULT: f(152, 'update message: send_notification_to_old_thread defaults to false'),

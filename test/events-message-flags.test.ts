@@ -1,6 +1,6 @@
 import t from 'tap';
 import { checkEventsConverge, MODERN_CAPABILITIES } from './support/apply-events.js';
-import { CORDELIA, HAMLET, OTHELLO } from './support/channels.js';
+import { CORDELIA, HAMLET, IAGO, OTHELLO } from './support/channels.js';
 import { checkEventShapes } from './support/event-schema.js';
 import { testServer, type TestServer } from './support/harness.js';
 
@@ -77,4 +77,16 @@ t.test('leaving a channel drops its unread messages; an old client (level 118) k
   const registered = await old.as(CORDELIA).post('/register', { fetch_event_types: ['message', 'update_message_flags'] });
   t.same(registered.body.unread_msgs.pms, [{ sender_id: old.id(HAMLET), unread_message_ids: [4] }]);
   t.notOk('sender_ids' in registered.body.unread_msgs.streams[0], 'sender_ids left at level 90');
+});
+
+t.test('moving unread messages to another topic, or to a channel the user is not in, keeps unread_msgs converged', async (t) => {
+  const s = testServer();
+  const [mention, , other] = await traffic(s);
+  await checkEventsConverge(t, s.as(CORDELIA), {
+    ...UNREAD,
+    action: async () => {
+      await ok(s.as(IAGO).patch(`/messages/${mention}`, { topic: 'brunch', propagate_mode: 'change_one', send_notification_to_old_thread: false, send_notification_to_new_thread: false }));
+      await ok(s.as(IAGO).patch(`/messages/${other}`, { stream_id: s.streamId('Scotland'), propagate_mode: 'change_one', send_notification_to_old_thread: false, send_notification_to_new_thread: false }));
+    },
+  });
 });

@@ -105,11 +105,21 @@ const STEPS: Record<string, (state: State, unread: Unread, event: ApiEvent, cont
     const ids = Array.isArray(event.message_ids) ? (event.message_ids as number[]) : [event.message_id as number];
     for (const id of ids) unread.entries.delete(id);
   },
-  update_message(_state, unread, event) {
+  update_message(state, unread, event) {
     if (!Array.isArray(event.message_ids) || (event.new_stream_id === undefined && event.subject === undefined)) return;
+    // Moved into a channel the client is not subscribed to: this server drops the user's rows
+    // there (the real server marks them read a moment later, with a flag event), so they are
+    // no longer unread.
+    const target = event.new_stream_id;
+    const subscribed = listOf(state, 'subscriptions');
+    const leaves = target !== undefined && subscribed !== undefined && !subscribed.some((s) => s.stream_id === target);
     for (const id of event.message_ids as number[]) {
       const entry = unread.entries.get(id);
       if (entry?.kind !== 'stream') continue;
+      if (leaves) {
+        unread.entries.delete(id);
+        continue;
+      }
       unread.entries.set(id, { kind: 'stream', stream_id: (event.new_stream_id ?? entry.stream_id) as number, topic: (event.subject ?? entry.topic) as string });
     }
   },
