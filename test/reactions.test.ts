@@ -1,5 +1,5 @@
 import t from 'tap';
-import { CORDELIA, HAMLET, IAGO, OTHELLO, POLONIUS, recordEvents, SHIVA, DESDEMONA, sortedIds } from './support/channels.js';
+import { CORDELIA, HAMLET, IAGO, ofType, OTHELLO, POLONIUS, recordEvents, SHIVA, DESDEMONA, sortedIds } from './support/channels.js';
 import { bad, errorOf, testServer, type TestServer } from './support/harness.js';
 
 const SMILE = { emoji_name: 'smile', emoji_code: '1f642', reaction_type: 'unicode_emoji' };
@@ -195,4 +195,22 @@ t.test('the legacy user object: on reactions until level 328, on events except l
     if (inMessage) t.same(reaction.user, { id: s.id(OTHELLO), email: 'user12@zulipdev.com', full_name: 'Othello, the Moor of Venice', is_mirror_dummy: false });
     t.equal('user' in (events[0]?.event ?? {}), inEvent, `event at ${level}`);
   }
+});
+
+t.test('in a private channel events reach its subscribers; with protected history only those who received the message', async (t) => {
+  const s = testServer();
+  const core = s.streamId('core team');
+  const stream = s.world.streams.get(core);
+  if (stream) stream.historyPublicToSubscribers = true;
+  const shared = await send(s, IAGO, 'core team');
+  await s.as(IAGO).post('/users/me/subscriptions', { subscriptions: [{ name: 'core team' }], principals: [s.id(CORDELIA)] });
+  const events = recordEvents(s);
+  await react(s, CORDELIA, shared, { emoji_name: 'smile' });
+  t.same(ofType(events, 'reaction')[0]?.userIds, subscribers(s, 'core team'), 'shared history: every subscriber, the newcomer too');
+  if (stream) stream.historyPublicToSubscribers = false;
+  const later = await send(s, IAGO, 'core team');
+  await s.as(IAGO).post('/users/me/subscriptions', { subscriptions: [{ name: 'core team' }], principals: [s.id(OTHELLO)] });
+  await react(s, IAGO, later, { emoji_name: 'smile' });
+  t.same(ofType(events, 'reaction')[1]?.userIds, subscribers(s, 'core team').filter((id) => id !== s.id(OTHELLO)), 'protected history: not the later subscriber');
+  t.same(errorOf(await react(s, OTHELLO, later, { emoji_name: 'tada' })), bad('Invalid message(s)'), 'who cannot read it either');
 });
