@@ -6,7 +6,7 @@ import { testServer, type TestServer } from './support/harness.js';
 
 /** unread_msgs needs both types; subscriptions and user topics give the client the mute state for `count`. */
 const UNREAD = {
-  fetchEventTypes: ['message', 'update_message_flags', 'subscription', 'user_topic'],
+  fetchEventTypes: ['message', 'update_message_flags', 'subscription', 'user_topic', 'starred_messages'],
   eventTypes: ['message', 'update_message_flags', 'subscription', 'user_topic', 'delete_message', 'update_message'],
 } as const;
 
@@ -43,7 +43,8 @@ for (const [label, capabilities] of [
         const cordelia = s.as(CORDELIA);
         await ok(cordelia.post('/messages/flags', { messages: [ids[0], ids[3]], op: 'add', flag: 'read' }));
         await ok(cordelia.post('/messages/flags', { messages: [ids[0], ids[3]], op: 'remove', flag: 'read' }));
-        await ok(cordelia.post('/messages/flags', { messages: [ids[1]], op: 'add', flag: 'starred' }));
+        await ok(cordelia.post('/messages/flags', { messages: [ids[1], ids[2]], op: 'add', flag: 'starred' }));
+        await ok(cordelia.post('/messages/flags', { messages: [ids[2]], op: 'remove', flag: 'starred' }));
         await ok(cordelia.post('/mark_stream_as_read', { stream_id: s.streamId('Verona') }));
       },
     });

@@ -18,6 +18,7 @@ t.test('starring and unstarring answer the request and tell only the user which 
   const reply = await flag(s, OTHELLO, { messages: [id], op: 'add', flag: 'starred' });
   t.same(reply.body, { result: 'success', msg: '', messages: [id], ignored_because_not_subscribed_channels: [] });
   t.same(flagsOf(s, id, OTHELLO), ['starred']);
+  t.same((await s.as(OTHELLO).post('/register', { fetch_event_types: ['starred_messages'] })).body.starred_messages, [id]);
   t.equal((await flag(s, OTHELLO, { messages: [id], op: 'remove', flag: 'starred' })).status, 200);
   t.same(flagsOf(s, id, OTHELLO), []);
   t.same(events, [

@@ -128,6 +128,13 @@ export function unreadMessagesState(world: World, user: User, allowEmptyTopicNam
   return state;
 }
 
+/** The `starred_messages` register state: the IDs of the user's starred messages, ascending. */
+export function starredMessageIds(world: World, user: User): number[] {
+  const ids: number[] = [];
+  for (const message of world.messages.values()) if (message.flags.get(user.id)?.has('starred')) ids.push(message.id);
+  return ids.sort((a, b) => a - b);
+}
+
 /** `other_user_id` from level 119; `sender_id`, its older name, stays for old clients. */
 function pmHead(world: World, other: number): Record<string, unknown> {
   return world.has(FEATURES.UNREAD_OTHER_USER_ID) ? { other_user_id: other, sender_id: other } : { sender_id: other };

@@ -14,3 +14,4 @@ import './user-status.js';
 import './user-topics.js';
 import './users.js';
 import './unread.js';
+import './starred.js';
