@@ -29,8 +29,9 @@ for (const [label, capabilities] of [
     const results = await checkEventsConvergeFor(t, [s.as(CORDELIA), s.as(HAMLET)], {
       ...DELETIONS,
       registerParams: { client_capabilities: capabilities },
-      // A fresh register lowers max_message_id when the newest messages go; events do not (the
-      // real server's apply_event keeps it too), and clients use it only to number local echoes.
+      // A fresh register lowers max_message_id when the newest messages go; the event does not say
+      // what the new value is (the real server's own apply_event re-reads it from its database),
+      // and clients use it only to number local echoes.
       setAside: (state) => {
         delete state.max_message_id;
       },
