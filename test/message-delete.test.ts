@@ -1,4 +1,5 @@
 import t from 'tap';
+import { uploadAttachment } from '../lib/actions/attachments.js';
 import { namedGroup } from '../lib/entities/group.js';
 import type { RealmPermissionSetting } from '../lib/entities/realm.js';
 import type { SystemGroupName } from '../lib/entities/group.js';
@@ -147,4 +148,17 @@ t.test('deleting a channel\'s first message moves first_message_id, announced fr
     t.equal(update !== undefined, announced, `level ${level}`);
     if (update) t.same(update.event, { type: 'stream', op: 'update', property: 'first_message_id', value: second, stream_id: s.streamId('Zulip'), name: 'Zulip' });
   }
+});
+
+t.test('an upload linked only by the deleted message is deleted with it', async (t) => {
+  const s = testServer();
+  const hamlet = s.world.users.get(s.id(HAMLET));
+  if (!hamlet) throw new Error('no hamlet');
+  const { url } = uploadAttachment(s.world, hamlet, { name: 'notes.txt', contentType: 'text/plain', bytes: new Uint8Array([1, 2, 3]) });
+  const reply = await s.as(HAMLET).post('/messages', { type: 'stream', to: 'Verona', topic: 'files', content: `[notes](${url})` });
+  t.equal(s.world.attachments.size, 1);
+  const events = recordEvents(s);
+  await remove(s, HAMLET, reply.body.id as number);
+  t.equal(s.world.attachments.size, 0);
+  t.same(ofType(events, 'attachment').map((e) => [e.event.op, e.userIds]), [['remove', [s.id(HAMLET)]]]);
 });

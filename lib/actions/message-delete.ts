@@ -14,6 +14,7 @@ import { actionAudience } from '../queries/message-audience.js';
 import { recipientId } from '../queries/messages.js';
 import { realmSetting } from '../queries/realm-permission-state.js';
 import type { World } from '../world.js';
+import { onMessageDeleted } from './attachments.js';
 
 const NO_PERMISSION = "You don't have permission to delete this message";
 
@@ -80,7 +81,11 @@ export function deleteMessages(world: World, messages: readonly Message[], actin
       Object.assign(event, { sender_id: sample.senderId, recipient_id: recipientId(world, sample) });
     }
     event.message_type = sample.recipient.kind === 'stream' ? 'stream' : 'private';
-    for (const id of ids) world.messages.delete(id);
+    for (const id of ids) {
+      world.messages.delete(id);
+      // A file no other message links is deleted with its last message (an `attachment` event).
+      onMessageDeleted(world, id);
+    }
     const stream = sample.recipient.kind === 'stream' ? world.streams.get(sample.recipient.streamId) : undefined;
     if (stream) updateFirstMessageId(world, stream, ids, audience);
     world.events.send(event, audience);
