@@ -25,6 +25,12 @@ import { routes as userGroupUpdate } from './endpoints/user-group-update.js';
 import { routes as messages } from './endpoints/messages.js';
 import { routes as messageFetch } from './endpoints/message-fetch.js';
 import { routes as messageFlagsNarrow } from './endpoints/message-flags-narrow.js';
+import { routes as reactions } from './endpoints/reactions.js';
+import { routes as messageFlags } from './endpoints/message-flags.js';
+import { routes as messageDelete } from './endpoints/message-delete.js';
+import { routes as topics } from './endpoints/topics.js';
+import { routes as readReceipts } from './endpoints/read-receipts.js';
+import { routes as messageEditTyping } from './endpoints/message-edit-typing.js';
 import { routes as push } from './endpoints/push.js';
 import { routes as navigationViews } from './endpoints/navigation-views.js';
 import { routes as linkifiers } from './endpoints/linkifiers.js';
@@ -65,6 +71,12 @@ export const ROUTES: readonly RouteDef[] = [
   ...messages,
   ...messageFetch,
   ...messageFlagsNarrow,
+  ...reactions,
+  ...messageFlags,
+  ...messageDelete,
+  ...topics,
+  ...readReceipts,
+  ...messageEditTyping,
   ...push,
   ...navigationViews,
   ...linkifiers,

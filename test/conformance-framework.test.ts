@@ -134,14 +134,19 @@ t.test('a timeout aborts the requests the rule has in flight', async (t) => {
   t.match(failure?.exchanges.at(-1)?.error ?? '', /abort|timed out/i);
 });
 
-t.test('a known deviation passes by default and fails with strictDocs', async (t) => {
-  const observes = rule('h/deviates', async (ctx) => ctx.deviation('emojiset-names', 'saw google'), { deviation: 'emojiset-names' });
+t.test('a known deviation passes by default and fails with strictDocs where this server keeps to the description', async (t) => {
+  const observes = rule('h/deviates', async (ctx) => ctx.deviation('navigation-view-not-found-code', 'saw BAD_REQUEST'), { deviation: 'navigation-view-not-found-code' });
   const lenient = await run([observes]);
   t.equal(lenient.results[0]?.outcome, 'passed');
-  t.same(lenient.results[0]?.deviations.map((d) => [d.id, d.section, d.detail]), [['emojiset-names', '4.3', 'saw google']]);
+  t.same(lenient.results[0]?.deviations.map((d) => [d.id, d.section, d.detail]), [['navigation-view-not-found-code', '4.13', 'saw BAD_REQUEST']]);
   const strict = await run([observes], { strictDocs: true });
   t.equal(strict.results[0]?.outcome, 'failed');
-  t.match(strict.results[0]?.failure?.message, /known deviation 'emojiset-names' observed \(--strict-docs\)/);
+  t.match(strict.results[0]?.failure?.message, /known deviation 'navigation-view-not-found-code' observed \(--strict-docs\)/);
+  // Where this server itself takes the real server's side, --strict-docs records but does not fail.
+  const realSide = rule('h/real-side', async (ctx) => ctx.deviation('emojiset-names', 'saw google'), { deviation: 'emojiset-names' });
+  const recorded = await run([realSide], { strictDocs: true });
+  t.equal(recorded.results[0]?.outcome, 'passed');
+  t.same(recorded.results[0]?.deviations.map((d) => d.id), ['emojiset-names']);
 });
 
 const evenOnly = rule('i/property', async (ctx) => {

@@ -146,3 +146,35 @@ t.test('zulip-js manages bots and reads alert words unchanged', async (t) => {
   await hamlet.callEndpoint('/users/me/alert_words', 'POST', { alert_words: JSON.stringify(['zulip-js']) });
   t.same((await hamlet.users.me.alertWords.retrieve()).alert_words, ['zulip-js']);
 });
+
+/** The message-changing parts of zulip-js this block drives (typed here; zulip-js ships no types). */
+interface MessageWriteClient {
+  reactions: { add(params: Record<string, unknown>): Promise<Record<string, unknown>>; remove(params: Record<string, unknown>): Promise<Record<string, unknown>> };
+  messages: { flags: { add(params: Record<string, unknown>): Promise<Record<string, unknown>>; remove(params: Record<string, unknown>): Promise<Record<string, unknown>> } };
+  streams: { topics: { retrieve(params: { stream_id: number }): Promise<Record<string, unknown>> } };
+}
+
+t.test('zulip-js reacts, flags messages and lists topics against the development server unchanged', async (t) => {
+  const server = await startServer({ logger: () => undefined });
+  t.teardown(() => server.close());
+  const key = server.world.usersByEmail.get('othello@zulip.com')?.apiKey as string;
+  const othello = (await zulip({ username: 'othello@zulip.com', apiKey: key, realm: server.url })) as unknown as MessageWriteClient;
+  const hamletKey = server.world.usersByEmail.get('hamlet@zulip.com')?.apiKey as string;
+  const hamlet = await zulip({ username: 'hamlet@zulip.com', apiKey: hamletKey, realm: server.url });
+  const sent = await hamlet.messages.send({ type: 'stream', to: 'Verona', topic: 'zulip-js', content: 'react to me' });
+  const id = sent.id as number;
+
+  t.same(await othello.reactions.add({ message_id: id, emoji_name: 'octopus' }), { result: 'success', msg: '' });
+  t.same(server.world.messages.get(id)?.reactions.map((r) => r.emojiCode), ['1f419']);
+  t.same(await othello.reactions.remove({ message_id: id, emoji_name: 'octopus' }), { result: 'success', msg: '' });
+  t.same(server.world.messages.get(id)?.reactions, []);
+
+  const starred = await othello.messages.flags.add({ messages: [id], flag: 'starred' });
+  t.equal(starred.result, 'success', JSON.stringify(starred));
+  t.ok(server.world.messages.get(id)?.flags.get(server.world.usersByEmail.get('othello@zulip.com')?.id as number)?.has('starred'));
+  const unstarred = await othello.messages.flags.remove({ messages: [id], flag: 'starred' });
+  t.same(unstarred.messages, [id]);
+
+  const topics = await othello.streams.topics.retrieve({ stream_id: server.world.streamByName('Verona')?.id as number });
+  t.same(topics.topics, [{ name: 'zulip-js', max_id: id }]);
+});

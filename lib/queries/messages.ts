@@ -12,6 +12,7 @@ import { displayTopic } from '../topic-names.js';
 import { topicLinks } from '../topic-links.js';
 import type { World } from '../world.js';
 import { hasContentAccess } from './access.js';
+import { reactionsToApi } from './reactions.js';
 import { apiEmail, avatarUrl } from './users.js';
 
 export const INVALID_MESSAGE = 'Invalid message(s)';
@@ -113,7 +114,7 @@ export function toApiMessage(world: World, message: Message, view: MessageView):
     subject: stream ? displayTopic(topic, view.allowEmptyTopicName) : '',
     topic_links: stream ? topicLinks(world, topic) : [],
     is_me_message: isMeMessage(message.content),
-    reactions: [],
+    reactions: reactionsToApi(world, message),
     submessages: [],
     sender_full_name: sender?.fullName ?? '',
     sender_email: sender ? apiEmail(world, sender) : '',

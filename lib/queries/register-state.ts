@@ -28,6 +28,7 @@ import { remindersState } from './reminders.js';
 import { legacyDisplaySettingsState, legacyNotificationSettingsState, realmUserSettingsDefaultsState, userSettingsState } from './settings-state.js';
 import type { RegisterOptions, StateFunction } from './state-fields.js';
 import { subscriptionsState } from './subscriptions.js';
+import { starredMessageIds, unreadMessagesState } from './unread.js';
 import { userGroupsState } from './user-groups.js';
 import { userStatusState } from './user-status.js';
 import { mutedTopicsState, userTopicsState } from './user-topics.js';
@@ -92,6 +93,12 @@ export const STATE_FUNCTIONS: ReadonlyMap<string, StateFunction> = new Map<strin
   ['update_display_settings', legacyDisplaySettingsState],
   ['update_global_notifications', legacyNotificationSettingsState],
   ['message', messageState],
+  // Only with `message` too: new messages carry their flags in message events, not flag events.
+  [
+    'update_message_flags',
+    (world, user, o) => (wantsState(o.fetchEventTypes, 'message') ? { unread_msgs: unreadMessagesState(world, user, o.capabilities.emptyTopicName) } : {}),
+  ],
+  ['starred_messages', (world, user) => ({ starred_messages: starredMessageIds(world, user) })],
   ['drafts', (world, user) => ({ drafts: draftsState(world, user) })],
   ['subscription', subscriptionFields],
   ['presence', presenceFields],
