@@ -62,7 +62,7 @@ function applyContent(world: World, message: Message, content: string, event: Up
   message.lastEditAt = history.timestamp;
   // `check_attachment_reference_change`: uploads named by the new content only are claimed, the others let go.
   linkAttachmentsInContent(world, message.id, content);
-  const mentioned = mentionedUserIds(rendered);
+  const mentioned = mentionedUserIds(rendered, world);
   for (const [userId, flags] of message.flags) {
     if (mentioned.has(userId)) flags.add('mentioned');
     else flags.delete('mentioned');

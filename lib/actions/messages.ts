@@ -7,6 +7,7 @@ import { badRequest } from '../errors.js';
 import type { Message, Recipient } from '../entities/message.js';
 import type { User } from '../entities/user.js';
 import { activeSubscriberIds } from '../queries/access.js';
+import { recursiveMembers } from '../queries/groups.js';
 import { flagsFor, toApiMessage } from '../queries/messages.js';
 import { render } from '../render.js';
 import { pythonRstrip, truncateText } from '../topic-names.js';
@@ -29,10 +30,18 @@ export function normalizeContent(raw: string): string {
   return truncateText(body, MAX_MESSAGE_LENGTH, TRUNCATION_SUFFIX);
 }
 
-/** IDs of users named by non-silent `@**Name**` mentions in rendered HTML. */
-export function mentionedUserIds(rendered: string): Set<number> {
+/**
+ * IDs of users named by non-silent `@**Name**` mentions in rendered HTML and, given the world,
+ * of the members (at any depth) of groups named by non-silent `@*group*` mentions.
+ */
+export function mentionedUserIds(rendered: string, world?: World): Set<number> {
   const ids = new Set<number>();
   for (const match of rendered.matchAll(/<span class="user-mention" data-user-id="(\d+)">/g)) ids.add(Number(match[1]));
+  if (world) {
+    for (const match of rendered.matchAll(/<span class="user-group-mention" data-user-group-id="(\d+)">/g)) {
+      for (const id of recursiveMembers(world, Number(match[1]))) ids.add(id);
+    }
+  }
   return ids;
 }
 
@@ -64,7 +73,7 @@ function rowHolders(world: World, sender: User, recipient: Recipient): number[] 
  */
 export function deliverMessage(world: World, options: DeliverOptions): Message {
   const rendered = render(world, options.content);
-  const mentioned = mentionedUserIds(rendered);
+  const mentioned = mentionedUserIds(rendered, world);
   const message: Message = {
     id: world.ids.next('message'),
     senderId: options.sender.id,
