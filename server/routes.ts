@@ -15,6 +15,7 @@ import { routes as userStatus } from './endpoints/user-status.js';
 import { routes as drafts } from './endpoints/drafts.js';
 import { routes as userGroups } from './endpoints/user-groups.js';
 import { routes as messages } from './endpoints/messages.js';
+import { routes as messageRender } from './endpoints/message-render.js';
 import { routes as push } from './endpoints/push.js';
 import { routes as navigationViews } from './endpoints/navigation-views.js';
 import { routes as linkifiers } from './endpoints/linkifiers.js';
@@ -39,6 +40,7 @@ export const ROUTES: readonly RouteDef[] = [
   ...drafts,
   ...userGroups,
   ...messages,
+  ...messageRender,
   ...push,
   ...navigationViews,
   ...linkifiers,
