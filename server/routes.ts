@@ -21,6 +21,7 @@ import { routes as navigationViews } from './endpoints/navigation-views.js';
 import { routes as linkifiers } from './endpoints/linkifiers.js';
 import { routes as reminders } from './endpoints/reminders.js';
 import { routes as attachments } from './endpoints/attachments.js';
+import { routes as userUploads } from './endpoints/user-uploads.js';
 import { routes as usersAdmin } from './endpoints/users-admin.js';
 import { routes as users } from './endpoints/users.js';
 
@@ -46,6 +47,7 @@ export const ROUTES: readonly RouteDef[] = [
   ...linkifiers,
   ...reminders,
   ...attachments,
+  ...userUploads,
   ...usersAdmin,
   ...users,
 ];
