@@ -9,6 +9,7 @@ import { ROLE, type SettingValue, type User } from './entities/user.js';
 import { ApiError } from './errors.js';
 import { type Fixture, fixtureSchema } from './fixture-schema.js';
 import { JsonSyntaxError, parseJson } from './json.js';
+import { seedMessages } from './fixture-messages.js';
 import { renderMarkdown } from './markdown.js';
 import { syncRoleGroups } from './actions/role-groups.js';
 import { SETTINGS_BY_NAME, stockDefaults } from './user-settings.js';
@@ -75,6 +76,7 @@ class Builder {
     this.channels();
     this.realmRecords();
     this.personalRecords();
+    seedMessages(this.world, this.fixture.messages ?? [], { user: (e, w) => this.user(e, w), channelId: (n, w) => this.channelId(n, w), fail: (m) => new FixtureError(m) });
     return this.world;
   }
 
