@@ -75,6 +75,8 @@ const CASES: ReadonlyArray<readonly [string, string, string]> = [
   ['a message link', '#**Verona>lunch@42**', `<p><a class="message-link" href="/#narrow/channel/${VERONA}-Verona/topic/lunch/near/42">#Verona &gt; lunch @ 💬</a></p>`],
   ['an unknown channel stays text', '#**Atlantis**', '<p>#<strong>Atlantis</strong></p>'],
   ['a global time', '<time:2025-06-01T12:00:00+02:00>', '<p><time datetime="2025-06-01T10:00:00Z">2025-06-01T12:00:00+02:00</time></p>'],
+  ['a global time without zone is read as UTC', '<time:31 Dec 2024 10:30>', '<p><time datetime="2024-12-31T10:30:00Z">31 Dec 2024 10:30</time></p>'],
+  ['a UNIX timestamp', '<time:1735641000>', '<p><time datetime="2024-12-31T10:30:00Z">1735641000</time></p>'],
   ['an unreadable time', '<time:soon>', '<p><span class="timestamp-error">Invalid time format: soon</span></p>'],
   ['a linkifier links its match; of two matching linkifiers the earlier wins', 'see zulip-mobile#1234', '<p>see <a href="https://github.com/zulip/zulip-mobile/pull/1234">zulip-mobile#1234</a></p>'],
   ['a later linkifier links what the earlier ones left', 'zulip-desktop#55', '<p><a href="https://github.com/zulip/desktop/pull/55">zulip-desktop#55</a></p>'],

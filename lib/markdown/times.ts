@@ -9,14 +9,15 @@ import { escapeAttribute, escapeHtml } from './escape.js';
 
 const TIME = /^<time:([^>]*)>/;
 
-/** The UTC instant of a time's text, or undefined when it cannot be read. */
+const dateOf = (ms: number): Date | undefined => (Number.isFinite(ms) && !Number.isNaN(new Date(ms).getTime()) ? new Date(ms) : undefined);
+
+/** The UTC instant of a time's text (a UNIX timestamp, or a date read as UTC when it has no zone). */
 function parseTime(text: string): Date | undefined {
   const trimmed = text.trim();
   if (trimmed === '') return undefined;
-  const ms = /^-?\d+(\.\d+)?$/.test(trimmed) ? Number(trimmed) * 1000 : Date.parse(/([Zz]|[+-]\d\d:?\d\d)$/.test(trimmed) || !/\d:\d/.test(trimmed) ? trimmed : `${trimmed} UTC`);
-  if (!Number.isFinite(ms)) return undefined;
-  const date = new Date(ms);
-  return Number.isNaN(date.getTime()) ? undefined : date;
+  if (/^-?\d+(\.\d+)?$/.test(trimmed)) return dateOf(Number(trimmed) * 1000);
+  const hasZone = /([Zz]|[+-]\d\d:?\d\d|UTC|GMT)$/.test(trimmed);
+  return (hasZone ? undefined : dateOf(Date.parse(`${trimmed} UTC`))) ?? dateOf(Date.parse(trimmed));
 }
 
 function time(state: StateInline, checkOnly: boolean): boolean {
