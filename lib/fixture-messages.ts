@@ -10,7 +10,7 @@ import type { User } from './entities/user.js';
 import { emojiDataByName } from './emoji.js';
 import { ApiError } from './errors.js';
 import type { Fixture } from './fixture-schema.js';
-import { mentionedUserIds } from './actions/messages.js';
+import { setMentionFlags } from './actions/mention-flags.js';
 import { activeSubscriberIds } from './queries/access.js';
 import { render } from './render.js';
 import type { World } from './world.js';
@@ -58,7 +58,7 @@ function reactionsOf(world: World, entry: FixtureMessage, lookups: FixtureLookup
   return reactions;
 }
 
-function flagsOf(entry: FixtureMessage, holders: readonly number[], mentioned: ReadonlySet<number>, lookups: FixtureLookups, where: string) {
+function flagsOf(entry: FixtureMessage, holders: readonly number[], lookups: FixtureLookups, where: string) {
   const byUser = new Map<number, Set<string>>(holders.map((id) => [id, new Set(['read'])]));
   const flagged = (emails: readonly string[] | undefined, apply: (flags: Set<string>) => void) => {
     for (const email of emails ?? []) {
@@ -70,7 +70,6 @@ function flagsOf(entry: FixtureMessage, holders: readonly number[], mentioned: R
   };
   flagged(entry.unreadBy, (flags) => flags.delete('read'));
   flagged(entry.starredBy, (flags) => flags.add('starred'));
-  for (const [id, flags] of byUser) if (mentioned.has(id)) flags.add('mentioned');
   return byUser;
 }
 
@@ -95,11 +94,12 @@ export function seedMessages(world: World, entries: readonly FixtureMessage[], l
       editHistory: [],
       lastEditAt: null,
       lastMovedAt: null,
-      flags: flagsOf(entry, holders, mentionedUserIds(renderedContent, world), lookups, where),
+      flags: flagsOf(entry, holders, lookups, where),
       client: 'populate_db',
       reactions: reactionsOf(world, entry, lookups, where),
     };
     world.messages.set(message.id, message);
+    setMentionFlags(world, message);
     if (recipient.kind === 'stream') {
       const stream = world.streams.get(recipient.streamId);
       if (stream && stream.firstMessageId === null) stream.firstMessageId = message.id;

@@ -133,3 +133,23 @@ t.test('a group mention flags its members as mentioned; silent and quoted mentio
   t.same(mentionedIds(await send('> hi @*hamletcharacters* @**King Hamlet**')), []);
   t.same(mentionedIds(await send('hi @**King Hamlet**')), [server.id('hamlet@zulip.com')]);
 });
+
+t.test('wildcard mentions flag every recipient, or the topic participants for @**topic**; silent ones flag nobody', async (t) => {
+  const server = testServer();
+  const send = async (email: string, content: string, topic = 'wildcards') => {
+    const reply = await server.as(email).post('/messages', { type: 'stream', to: 'Verona', topic, content });
+    return server.world.messages.get(reply.body.id as number)!;
+  };
+  const holders = (m: Awaited<ReturnType<typeof send>>, flag: string) =>
+    [...m.flags].filter(([, flags]) => flags.has(flag)).map(([id]) => id).sort((a, b) => a - b);
+  const all = await send('iago@zulip.com', 'hear ye @**all**');
+  t.same(holders(all, 'stream_wildcard_mentioned'), [...all.flags.keys()].sort((a, b) => a - b));
+  t.same(holders(await send('iago@zulip.com', 'quietly @_**everyone**'), 'stream_wildcard_mentioned'), []);
+  await send('othello@zulip.com', 'I was here');
+  const topic = await send('hamlet@zulip.com', 'ping @**topic**');
+  t.same(holders(topic, 'topic_wildcard_mentioned'), ['hamlet', 'iago', 'othello'].map((n) => server.id(`${n}@zulip.com`)).sort((a, b) => a - b));
+  t.same(holders(await send('hamlet@zulip.com', '@**topic**', 'elsewhere'), 'topic_wildcard_mentioned'), [server.id('hamlet@zulip.com')]);
+  const edited = await server.as('hamlet@zulip.com').patch(`/messages/${topic.id}`, { content: 'never mind' });
+  t.equal(edited.status, 200);
+  t.same(holders(server.world.messages.get(topic.id)!, 'topic_wildcard_mentioned'), [], 'an edit re-derives the flags');
+});
