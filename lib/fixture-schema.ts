@@ -96,6 +96,21 @@ export const fixtureSchema = object({
     ),
   ),
   presence: optional(literal('allHumans', 'none')),
+  messages: optional(
+    list(
+      object({
+        sender: required(str),
+        type: required(literal('stream', 'direct')),
+        to: required(list(str)),
+        topic: optional(str),
+        content: required(str),
+        sentAt: required(str),
+        reactions: optional(list(object({ emoji: required(str), users: required(list(str)) }))),
+        starredBy: optional(list(str)),
+        unreadBy: optional(list(str)),
+      }),
+    ),
+  ),
 });
 
 export type Fixture = Infer<typeof fixtureSchema>;

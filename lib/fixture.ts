@@ -10,6 +10,7 @@ import { ApiError } from './errors.js';
 import { type Fixture, fixtureSchema } from './fixture-schema.js';
 import type { JsonValue } from './json.js';
 import { LayeredMap } from './layered-map.js';
+import { seedMessages } from './fixture-messages.js';
 import { renderMarkdown } from './markdown.js';
 import { syncRoleGroups } from './actions/role-groups.js';
 import { fixtureBotProfile } from './fixture-bots.js';
@@ -104,6 +105,7 @@ class Builder {
     this.channels();
     this.realmRecords();
     this.personalRecords();
+    seedMessages(this.world, this.fixture.messages ?? [], { user: (e, w) => this.user(e, w), channelId: (n, w) => this.channelId(n, w), fail: (m) => new FixtureError(m) });
     return this.world;
   }
 

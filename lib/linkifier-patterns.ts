@@ -63,3 +63,29 @@ export function findMatches(pattern: string, text: string): PatternMatch[] {
   }
   return found;
 }
+
+/** A match with the UTF-16 start of each named group that took part. */
+export interface PositionedMatch extends PatternMatch {
+  readonly groupStarts: ReadonlyMap<string, number>;
+}
+
+/**
+ * The leftmost match of `pattern` starting at or after `from`, or undefined. `^` and context
+ * assertions still see the whole text, so a caller can resume a scan in the middle of it.
+ */
+export function firstMatchFrom(pattern: string, text: string, from: number): PositionedMatch | undefined {
+  const compiled = compile(pattern);
+  if (!compiled || from > text.length) return undefined;
+  const matcher = compiled.regex.matcher(text);
+  if (!matcher.find(from)) return undefined;
+  const groups = new Map<string, string>();
+  const groupStarts = new Map<string, number>();
+  for (const [name, number] of compiled.names) {
+    groups.set(name, matcher.group(number) ?? '');
+    const start = matcher.start(number);
+    if (start >= 0) groupStarts.set(name, start);
+  }
+  const index = matcher.start();
+  const end = matcher.end();
+  return { index, end, text: text.slice(index, end), groups, groupStarts };
+}

@@ -1,17 +1,32 @@
-/** Markdown rendering with mentions resolved against the world's users and channels. */
-import { type MarkdownContext, renderMarkdown } from './markdown.js';
+/**
+ * Message rendering against the world: mentions, channel links and custom emoji resolved from
+ * the realm's users, groups, channels and emoji, and the realm's linkifiers in their order.
+ */
+import type { MarkdownContext } from './markdown/context.js';
+import { renderMarkdown } from './markdown/setup.js';
 import type { World } from './world.js';
 
+/** The realm data the renderer reads, looked up lazily from `world`. */
 export function markdownContext(world: World): MarkdownContext {
   return {
     findUser(name, id) {
+      const visible = (user: { isSystemBot: boolean } | undefined) => user !== undefined && !user.isSystemBot;
       if (id !== undefined) {
         const user = world.users.get(id);
-        return user && user.isActive && !user.isSystemBot ? { id: user.id, fullName: user.fullName } : undefined;
+        return user && visible(user) ? { id: user.id, fullName: user.fullName, isActive: user.isActive } : undefined;
       }
       const lower = name.toLowerCase();
+      let found: { id: number; fullName: string; isActive: boolean } | undefined;
       for (const user of world.users.values()) {
-        if (user.isActive && !user.isSystemBot && user.fullName.toLowerCase() === lower) return { id: user.id, fullName: user.fullName };
+        if (!visible(user) || user.fullName.toLowerCase() !== lower) continue;
+        // An active user wins over a deactivated namesake.
+        if (!found || (!found.isActive && user.isActive)) found = { id: user.id, fullName: user.fullName, isActive: user.isActive };
+      }
+      return found;
+    },
+    findGroup(name) {
+      for (const group of world.groups.values()) {
+        if (!group.isSystemGroup && group.name === name) return { id: group.id, name: group.name, deactivated: group.deactivated };
       }
       return undefined;
     },
@@ -19,9 +34,18 @@ export function markdownContext(world: World): MarkdownContext {
       const stream = world.streamByName(name);
       return stream && !stream.isArchived ? { id: stream.id, name: stream.name } : undefined;
     },
+    findCustomEmoji(name) {
+      for (const emoji of world.realmEmoji.values()) {
+        if (!emoji.deactivated && emoji.name === name) return { sourceUrl: `/user_avatars/${world.realm.id}/emoji/images/${emoji.id}.png` };
+      }
+      return undefined;
+    },
+    linkifiers: [...world.linkifiers.values()].sort((a, b) => a.order - b.order || a.id - b.id),
+    realmUrl: world.realm.url ?? undefined,
   };
 }
 
+/** Renders message Markdown as the real server does for this realm. */
 export function render(world: World, source: string): string {
   return renderMarkdown(source, markdownContext(world));
 }

@@ -9,6 +9,7 @@ import { RateLimiter, type RateLimitRule } from '../lib/rate-limit.js';
 import { compareCodePoints } from '../lib/strings.js';
 import type { World } from '../lib/world.js';
 import { authenticate } from './auth.js';
+import { serveWebUpload, UPLOADS_PREFIX } from './user-uploads-web.js';
 import { type AuthedContext, type BaseContext, type Endpoint, type Outcome, RawReply } from './endpoint.js';
 import { readParams, type RequestParams, sentNames } from './form.js';
 import { readDeclared } from './params.js';
@@ -110,7 +111,9 @@ export class ChatApp {
   private finish(request: ApiRequest, response: ApiResponse): ApiResponse {
     // Re-arm for whatever the request scheduled.
     this.scheduler.tick();
-    return request.method === 'HEAD' ? { ...response, body: '' } : response;
+    if (request.method !== 'HEAD') return response;
+    const { bytes: _bytes, ...withoutBytes } = response;
+    return { ...withoutBytes, body: '' };
   }
 
   private failure(request: ApiRequest, error: unknown): ApiResponse {
@@ -122,6 +125,7 @@ export class ChatApp {
   private dispatch(request: ApiRequest): ApiResponse | Promise<ApiResponse> {
     // A form POST may name another method in its `method` field (the real server's override),
     // so a POST body is read before routing; other bodies only after authentication.
+    if (request.path.startsWith(UPLOADS_PREFIX)) return serveWebUpload(this.world, request);
     if (request.method !== 'POST') return this.route(request, undefined);
     const posted = readParams(request);
     return posted instanceof Promise ? posted.then((params) => this.route(request, params)) : this.route(request, posted);

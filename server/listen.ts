@@ -18,10 +18,11 @@ function writeResponse(res: ServerResponse, response: ApiResponse, close = false
   // A flat [name, value, ...] list is the cheapest form node:http accepts.
   const headers: string[] = [];
   for (const name in response.headers) headers.push(name, response.headers[name] as string);
-  headers.push('Content-Length', String(Buffer.byteLength(response.body)));
+  const payload = response.bytes ?? response.body;
+  headers.push('Content-Length', String(Buffer.byteLength(payload)));
   if (close) headers.push('Connection', 'close');
   res.writeHead(response.status, headers);
-  res.end(response.body);
+  res.end(payload);
 }
 
 /**

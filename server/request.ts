@@ -19,6 +19,8 @@ export interface ApiResponse {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string;
+  /** Binary content (a served upload), sent instead of `body` when present. */
+  readonly bytes?: Uint8Array;
 }
 
 /** Builds an ApiRequest from a URL string, for tests and in-process callers. */

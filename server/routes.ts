@@ -31,6 +31,7 @@ import { routes as messageDelete } from './endpoints/message-delete.js';
 import { routes as topics } from './endpoints/topics.js';
 import { routes as readReceipts } from './endpoints/read-receipts.js';
 import { routes as messageEditTyping } from './endpoints/message-edit-typing.js';
+import { routes as messageRender } from './endpoints/message-render.js';
 import { routes as push } from './endpoints/push.js';
 import { routes as navigationViews } from './endpoints/navigation-views.js';
 import { routes as linkifiers } from './endpoints/linkifiers.js';
@@ -42,6 +43,7 @@ import { routes as mutedUsers } from './endpoints/muted-users.js';
 import { routes as ownAccount } from './endpoints/own-account.js';
 import { routes as savedSnippets } from './endpoints/saved-snippets.js';
 import { routes as legacyPush } from './endpoints/legacy-push.js';
+import { routes as userUploads } from './endpoints/user-uploads.js';
 import { routes as usersAdmin } from './endpoints/users-admin.js';
 import { routes as users } from './endpoints/users.js';
 
@@ -77,6 +79,7 @@ export const ROUTES: readonly RouteDef[] = [
   ...topics,
   ...readReceipts,
   ...messageEditTyping,
+  ...messageRender,
   ...push,
   ...navigationViews,
   ...linkifiers,
@@ -88,6 +91,7 @@ export const ROUTES: readonly RouteDef[] = [
   ...ownAccount,
   ...savedSnippets,
   ...legacyPush,
+  ...userUploads,
   ...usersAdmin,
   ...users,
 ];

@@ -13,7 +13,7 @@ const subscribers = (s: TestServer, name: string) =>
   sortedIds([...s.world.subscribersOf(s.streamId(name))].filter(([id, sub]) => sub.active && s.world.users.get(id)?.isActive).map(([id]) => id));
 const all = (lists: Array<ApiEvent[] | undefined>) => lists.flatMap((l) => l ?? []);
 
-async function send(s: TestServer, email: string, topic = 'lunch', content = 'pizza?'): Promise<number> {
+async function send(s: TestServer, email: string, topic = 'events lunch', content = 'pizza?'): Promise<number> {
   const reply = await s.as(email).post('/messages', { type: 'stream', to: 'Verona', topic, content });
   if (reply.status !== 200) throw new Error(reply.text);
   return reply.body.id as number;
@@ -26,11 +26,11 @@ t.test('a channel message reaches every subscriber with their own flags; sender 
   const [hamlet, othello] = await checkEventsConvergeFor(t, [s.as(HAMLET), s.as(OTHELLO)], {
     ...MESSAGES,
     action: async () => {
-      id = await send(s, HAMLET, 'lunch', 'hi @**Othello, the Moor of Venice**');
+      id = await send(s, HAMLET, 'events lunch', 'hi @**Othello, the Moor of Venice**');
     },
   });
   checkEventShapes(t, all([hamlet, othello]));
-  t.match(hamlet, [{ type: 'message', flags: ['read'], message: { id, sender_id: s.id(HAMLET), type: 'stream', subject: 'lunch' } }]);
+  t.match(hamlet, [{ type: 'message', flags: ['read'], message: { id, sender_id: s.id(HAMLET), type: 'stream', subject: 'events lunch' } }]);
   t.match(othello, [{ type: 'message', flags: ['mentioned'], message: { id } }]);
   checkRecipients(t, everyone.received(), isEvent('message'), subscribers(s, 'Verona'), 'the message');
 });
@@ -105,7 +105,7 @@ t.test('update_message for a topic rename carries the old and new topic, to the 
     action: () => s.as(HAMLET).patch(`/messages/${id}`, { topic: 'dinner', propagate_mode: 'change_all', send_notification_to_old_thread: false, send_notification_to_new_thread: false }),
   });
   checkEventShapes(t, othello ?? []);
-  t.match(othello, [{ type: 'update_message', message_ids: [id], orig_subject: 'lunch', subject: 'dinner', propagate_mode: 'change_all', stream_id: s.streamId('Verona') }]);
+  t.match(othello, [{ type: 'update_message', message_ids: [id], orig_subject: 'events lunch', subject: 'dinner', propagate_mode: 'change_all', stream_id: s.streamId('Verona') }]);
   checkRecipients(t, everyone.received(), isEvent('update_message'), subscribers(s, 'Verona'), 'update_message for a move');
 });
 
@@ -118,7 +118,7 @@ t.test('mark_topic_as_read: update_message_flags to the reader alone, with the I
   const [othello] = await checkEventsConvergeFor(t, [s.as(OTHELLO)], {
     fetchEventTypes: ['message'],
     eventTypes: ['update_message_flags'],
-    action: () => s.as(OTHELLO).post('/mark_topic_as_read', { stream_id: s.streamId('Verona'), topic_name: 'lunch' }),
+    action: () => s.as(OTHELLO).post('/mark_topic_as_read', { stream_id: s.streamId('Verona'), topic_name: 'events lunch' }),
   });
   checkEventShapes(t, othello ?? []);
   t.same(
@@ -127,6 +127,6 @@ t.test('mark_topic_as_read: update_message_flags to the reader alone, with the I
   );
   checkRecipients(t, everyone.received(), isEvent('update_message_flags'), [s.id(OTHELLO)], 'update_message_flags');
   const again = listenAll(s);
-  t.equal((await s.as(OTHELLO).post('/mark_topic_as_read', { stream_id: s.streamId('Verona'), topic_name: 'lunch' })).status, 200);
+  t.equal((await s.as(OTHELLO).post('/mark_topic_as_read', { stream_id: s.streamId('Verona'), topic_name: 'events lunch' })).status, 200);
   t.same([...again.received().keys()], [], 'already read: no event');
 });

@@ -2,6 +2,10 @@
  * zulip-js, a real client, drives the dev server unchanged: password login (multipart
  * fetch_api_key), profile, channels, messages, edit history, typing and events.
  */
+import { createReadStream } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import t from 'tap';
 import zulip from 'zulip-js';
 import { startServer } from '../server/index.js';
@@ -176,5 +180,32 @@ t.test('zulip-js reacts, flags messages and lists topics against the development
   t.same(unstarred.messages, [id]);
 
   const topics = await othello.streams.topics.retrieve({ stream_id: server.world.streamByName('Verona')?.id as number });
-  t.same(topics.topics, [{ name: 'zulip-js', max_id: id }]);
+  // Newest topic first; the development realm's seeded topics follow.
+  t.same(topics.topics[0], { name: 'zulip-js', max_id: id });
+});
+
+t.test('zulip-js uploads a file unchanged, and the returned URL downloads it', async (t) => {
+  const server = await startServer({ logger: () => undefined });
+  t.teardown(() => server.close());
+  const dir = await mkdtemp(join(tmpdir(), 'zulip-js-upload-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const path = join(dir, 'zulip-js notes.txt');
+  await writeFile(path, 'uploaded by zulip-js');
+
+  const iago = await zulip({ username: 'iago@zulip.com', password: 'iago-password', realm: server.url });
+  const uploaded = await iago.callEndpoint('/user_uploads', 'POST', { file: createReadStream(path) });
+  t.equal(uploaded.result, 'success', JSON.stringify(uploaded));
+  t.match(uploaded.url, /^\/user_uploads\/2\/[^/]+\/[^/]+\/zulip-js-notes\.txt$/);
+  t.equal(uploaded.filename, 'zulip-js notes.txt');
+
+  const authorization = `Basic ${Buffer.from(`iago@zulip.com:${iago.config.apiKey}`).toString('base64')}`;
+  const download = await fetch(`${server.url}${uploaded.url}`, { headers: { authorization } });
+  t.equal(download.status, 200);
+  t.equal(await download.text(), 'uploaded by zulip-js');
+  t.equal(download.headers.get('content-type'), 'text/plain');
+
+  const temporary = await iago.callEndpoint(uploaded.url, 'GET');
+  t.equal(temporary.result, 'success');
+  const anonymous = await fetch(`${server.url}${temporary.url}`);
+  t.equal(await anonymous.text(), 'uploaded by zulip-js', 'the temporary URL needs no credentials');
 });

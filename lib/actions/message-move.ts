@@ -15,7 +15,8 @@ import { render } from '../render.js';
 import { topicLinks } from '../topic-links.js';
 import type { World } from '../world.js';
 import { linkAttachmentsInContent } from './attachments.js';
-import { groupByFlags, mentionedUserIds } from './messages.js';
+import { setMentionFlags } from './mention-flags.js';
+import { groupByFlags } from './messages.js';
 import { sendMoveNotifications } from './move-notifications.js';
 
 export interface StreamEditPlan {
@@ -62,11 +63,7 @@ function applyContent(world: World, message: Message, content: string, event: Up
   message.lastEditAt = history.timestamp;
   // `check_attachment_reference_change`: uploads named by the new content only are claimed, the others let go.
   linkAttachmentsInContent(world, message.id, content);
-  const mentioned = mentionedUserIds(rendered);
-  for (const [userId, flags] of message.flags) {
-    if (mentioned.has(userId)) flags.add('mentioned');
-    else flags.delete('mentioned');
-  }
+  setMentionFlags(world, message);
 }
 
 function sendUpdate(world: World, message: Message, event: UpdateEvent, userIds: Iterable<number>): void {

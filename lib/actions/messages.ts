@@ -12,6 +12,7 @@ import { render } from '../render.js';
 import { pythonRstrip, truncateText } from '../topic-names.js';
 import type { World } from '../world.js';
 import { linkAttachmentsInContent } from './attachments.js';
+import { setMentionFlags } from './mention-flags.js';
 
 /** `max_message_length`. */
 export const MAX_MESSAGE_LENGTH = 10000;
@@ -27,13 +28,6 @@ export function normalizeContent(raw: string): string {
   if (body === '') throw badRequest('Message must not be empty');
   if (body.includes('\u0000')) throw badRequest('Message must not contain null bytes');
   return truncateText(body, MAX_MESSAGE_LENGTH, TRUNCATION_SUFFIX);
-}
-
-/** IDs of users named by non-silent `@**Name**` mentions in rendered HTML. */
-export function mentionedUserIds(rendered: string): Set<number> {
-  const ids = new Set<number>();
-  for (const match of rendered.matchAll(/<span class="user-mention" data-user-id="(\d+)">/g)) ids.add(Number(match[1]));
-  return ids;
 }
 
 export interface DeliverOptions {
@@ -64,7 +58,6 @@ function rowHolders(world: World, sender: User, recipient: Recipient): number[] 
  */
 export function deliverMessage(world: World, options: DeliverOptions): Message {
   const rendered = render(world, options.content);
-  const mentioned = mentionedUserIds(rendered);
   const message: Message = {
     id: world.ids.next('message'),
     senderId: options.sender.id,
@@ -82,9 +75,9 @@ export function deliverMessage(world: World, options: DeliverOptions): Message {
   for (const id of rowHolders(world, options.sender, options.recipient)) {
     const flags = new Set<string>();
     if (options.readBy.has(id)) flags.add('read');
-    if (mentioned.has(id)) flags.add('mentioned');
     message.flags.set(id, flags);
   }
+  setMentionFlags(world, message);
   world.messages.set(message.id, message);
   if (options.recipient.kind === 'stream') {
     const stream = world.streams.get(options.recipient.streamId);

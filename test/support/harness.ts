@@ -69,7 +69,8 @@ export class Client {
       status: response.status,
       headers: response.headers,
       text: response.body,
-      body: response.body === '' ? undefined : JSON.parse(response.body),
+      // The upload views answer their errors as HTML pages, as the real server does.
+      body: response.body === '' || response.headers['Content-Type']?.startsWith('text/html') ? undefined : JSON.parse(response.body),
     };
   }
 
