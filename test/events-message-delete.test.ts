@@ -2,7 +2,7 @@ import t from 'tap';
 import { checkEventsConvergeFor, MODERN_CAPABILITIES } from './support/apply-events.js';
 import { CORDELIA, HAMLET, IAGO, OTHELLO } from './support/channels.js';
 import { checkEventShapes } from './support/event-schema.js';
-import { testServer, type TestServer } from './support/harness.js';
+import { testServer, withoutSeededMessages, type TestServer } from './support/harness.js';
 
 const DELETIONS = {
   fetchEventTypes: ['message', 'update_message_flags', 'subscription', 'user_topic'],
@@ -20,7 +20,7 @@ for (const [label, capabilities] of [
   ['clients without bulk_message_deletion (one event per message)', MODERN_CAPABILITIES],
 ] as const) {
   t.test(`${label}: deleting unread messages, a channel's first message and a topic keep everyone converged`, async (t) => {
-    const s = testServer();
+    const s = testServer({ fixture: withoutSeededMessages() });
     const first = await send(s, 'Verona', 'lunch');
     await send(s, 'Verona', 'lunch', OTHELLO);
     await send(s, 'Verona', 'dinner');

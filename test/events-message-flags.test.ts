@@ -2,7 +2,7 @@ import t from 'tap';
 import { checkEventsConverge, MODERN_CAPABILITIES } from './support/apply-events.js';
 import { CORDELIA, HAMLET, IAGO, OTHELLO } from './support/channels.js';
 import { checkEventShapes } from './support/event-schema.js';
-import { testServer, type TestServer } from './support/harness.js';
+import { testServer, withoutSeededMessages, type TestServer } from './support/harness.js';
 
 /** unread_msgs needs both types; subscriptions and user topics give the client the mute state for `count`. */
 const UNREAD = {
@@ -33,7 +33,7 @@ for (const [label, capabilities] of [
   ['a client without empty_topic_name', { notification_settings_null: true }],
 ] as const) {
   t.test(`${label}: new messages, reading, marking unread, channel and global read keep unread_msgs converged`, async (t) => {
-    const s = testServer();
+    const s = testServer({ fixture: withoutSeededMessages() });
     let ids: number[] = [];
     const events = await checkEventsConverge(t, s.as(CORDELIA), {
       ...UNREAD,
@@ -54,7 +54,7 @@ for (const [label, capabilities] of [
 }
 
 t.test('mark_all_as_read and muting keep unread_msgs and its count converged', async (t) => {
-  const s = testServer();
+  const s = testServer({ fixture: withoutSeededMessages() });
   await traffic(s);
   await checkEventsConverge(t, s.as(CORDELIA), {
     ...UNREAD,
@@ -67,13 +67,13 @@ t.test('mark_all_as_read and muting keep unread_msgs and its count converged', a
 });
 
 t.test('leaving a channel drops its unread messages; an old client (level 118) keeps sender_id only', async (t) => {
-  const s = testServer();
+  const s = testServer({ fixture: withoutSeededMessages() });
   await traffic(s);
   await checkEventsConverge(t, s.as(CORDELIA), {
     ...UNREAD,
     action: () => ok(s.as(CORDELIA).delete('/users/me/subscriptions', { subscriptions: ['Verona'] })),
   });
-  const old = testServer({ featureLevel: 118 });
+  const old = testServer({ fixture: withoutSeededMessages(), featureLevel: 118 });
   await checkEventsConverge(t, old.as(CORDELIA), { ...UNREAD, action: () => traffic(old, 'dinner') });
   const registered = await old.as(CORDELIA).post('/register', { fetch_event_types: ['message', 'update_message_flags'] });
   t.same(registered.body.unread_msgs.pms, [{ sender_id: old.id(HAMLET), unread_message_ids: [4] }]);
@@ -81,7 +81,7 @@ t.test('leaving a channel drops its unread messages; an old client (level 118) k
 });
 
 t.test('moving unread messages to another topic, or to a channel the user is not in, keeps unread_msgs converged', async (t) => {
-  const s = testServer();
+  const s = testServer({ fixture: withoutSeededMessages() });
   const [mention, , other] = await traffic(s);
   await checkEventsConverge(t, s.as(CORDELIA), {
     ...UNREAD,

@@ -4,7 +4,7 @@
  * leaving, and spectators.
  */
 import t from 'tap';
-import { errorOf, testServer, type TestServer } from './support/harness.js';
+import { errorOf, testServer, withoutSeededMessages, type TestServer } from './support/harness.js';
 import { fetchIds, sendToChannel } from './support/messages.js';
 
 const NEWEST = { anchor: 'newest', num_before: 100 };
@@ -19,7 +19,7 @@ const ROLES: [string, string][] = [
 const inChannel = (s: TestServer, email: string, channel: string) => fetchIds(s.as(email), { ...NEWEST, narrow: [['stream', channel]] });
 
 t.test('a public channel\'s history is readable by every role but guests, as historical messages', async (t) => {
-  const s = testServer();
+  const s = testServer({ fixture: withoutSeededMessages() });
   const id = await sendToChannel(s, 'othello@zulip.com', 'Venice', 'x', 'old news');
   for (const [role, email] of ROLES) {
     const expected = role === 'guest' ? [] : [id];
@@ -34,14 +34,14 @@ t.test('a public channel\'s history is readable by every role but guests, as his
 });
 
 t.test('web-public channels are readable by guests too', async (t) => {
-  const s = testServer();
+  const s = testServer({ fixture: withoutSeededMessages() });
   const id = await sendToChannel(s, 'ZOE@zulip.com', 'Rome', 'x', 'ciao');
   for (const [role, email] of ROLES) t.same(await inChannel(s, email, 'Rome'), [id], role);
 });
 
 t.test('private channels: history only for subscribers, and only when shared', async (t) => {
   for (const shared of [true, false]) {
-    const s = testServer();
+    const s = testServer({ fixture: withoutSeededMessages() });
     const stream = s.world.streams.get(s.streamId('core team'));
     if (stream) stream.historyPublicToSubscribers = shared;
     const old = await sendToChannel(s, 'iago@zulip.com', 'core team', 'x', 'before othello');
@@ -59,7 +59,7 @@ t.test('private channels: history only for subscribers, and only when shared', a
 });
 
 t.test('messages received stay readable after leaving a private channel', async (t) => {
-  const s = testServer();
+  const s = testServer({ fixture: withoutSeededMessages() });
   const id = await sendToChannel(s, 'iago@zulip.com', 'core team', 'x', 'secret');
   await s.as('hamlet@zulip.com').delete('/users/me/subscriptions', { subscriptions: JSON.stringify(['core team']) });
   t.same(await inChannel(s, 'hamlet@zulip.com', 'core team'), [id]);
@@ -67,7 +67,7 @@ t.test('messages received stay readable after leaving a private channel', async 
 });
 
 t.test('spectators read web-public channels only, and only when asking for them', async (t) => {
-  const s = testServer();
+  const s = testServer({ fixture: withoutSeededMessages() });
   const rome = await sendToChannel(s, 'ZOE@zulip.com', 'Rome', 'x', 'ciao');
   await sendToChannel(s, 'hamlet@zulip.com', 'Verona', 'x', 'members only');
   const spectator = s.anonymous;

@@ -4,7 +4,7 @@
  * answers an empty result instead), with each operator's level.
  */
 import t from 'tap';
-import { errorOf, testServer, type TestServer } from './support/harness.js';
+import { errorOf, testServer, withoutSeededMessages, type TestServer } from './support/harness.js';
 import { fetchIds, sendDirect, sendToChannel } from './support/messages.js';
 
 const HAMLET = 'hamlet@zulip.com';
@@ -18,7 +18,7 @@ interface World7 {
 
 /** Seven messages around hamlet, with flags, topic preferences and a reaction. */
 async function seed(featureLevel?: number): Promise<World7> {
-  const s = testServer(featureLevel === undefined ? {} : { featureLevel });
+  const s = testServer({ fixture: withoutSeededMessages(), ...(featureLevel === undefined ? {} : { featureLevel }) });
   const hamletId = s.id(HAMLET);
   const m = {
     cats: await sendToChannel(s, HAMLET, 'Verona', 'lunch', 'I like cats'),
@@ -101,7 +101,7 @@ t.test('each operator selects what the real server selects', async (t) => {
 });
 
 t.test('has: reads links, uploads and images from the rendered message', async (t) => {
-  const s = testServer();
+  const s = testServer({ fixture: withoutSeededMessages() });
   const upload = await sendToChannel(s, HAMLET, 'Verona', 'x', 'see [notes.txt](/user_uploads/2/ab/notes.txt)');
   const image = await sendToChannel(s, HAMLET, 'Verona', 'x', 'https://example.com/cat.png');
   const link = await sendToChannel(s, HAMLET, 'Verona', 'x', 'https://example.com/');
@@ -186,15 +186,15 @@ t.test('operators exist from their levels', async (t) => {
     [366, [['is', 'muted']], "unknown 'is' operand muted"],
   ];
   for (const [level, narrow, desc] of cases) {
-    const atLevel = testServer({ featureLevel: level });
+    const atLevel = testServer({ fixture: withoutSeededMessages(), featureLevel: level });
     t.equal((await atLevel.as(HAMLET).get('/messages', { anchor: 'newest', narrow })).status, 200, `level ${level}: ${desc.split(' ').pop()} accepted`);
-    const below = testServer({ featureLevel: level - 1 });
+    const below = testServer({ fixture: withoutSeededMessages(), featureLevel: level - 1 });
     const reply = await below.as(HAMLET).get('/messages', { anchor: 'newest', narrow });
     t.same(errorOf(reply), { status: 400, code: 'BAD_NARROW', msg: `Invalid narrow operator: ${desc}` }, `level ${level - 1}: ${desc}`);
   }
-  const old = testServer({ featureLevel: 254 });
+  const old = testServer({ fixture: withoutSeededMessages(), featureLevel: 254 });
   t.equal((await old.as(HAMLET).get('/messages', { anchor: 'newest', narrow: [['stream', 'Nowhere']] })).body.msg, 'Invalid narrow operator: unknown stream Nowhere');
-  const before194 = testServer({ featureLevel: 193 });
+  const before194 = testServer({ fixture: withoutSeededMessages(), featureLevel: 193 });
   const intId = await before194.as(HAMLET).get('/messages', { anchor: 'newest', narrow: [{ operator: 'id', operand: 1 }] });
   t.same(errorOf(intId), { status: 400, code: 'BAD_REQUEST', msg: 'operand is not a string' }, 'integer IDs from level 194');
 });

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import t from 'tap';
-import { testServer, type TestServer } from './support/harness.js';
+import { testServer, withoutSeededMessages, type TestServer } from './support/harness.js';
 import { sendDirect, sendToChannel } from './support/messages.js';
 
 const HAMLET = 10;
@@ -154,7 +154,7 @@ function expected(models: readonly Model[], narrow: readonly Term[]): Model[] | 
 t.test('GET /messages agrees with a straightforward filter over the model', async (t) => {
   await fc.assert(
     fc.asyncProperty(fc.array(messageArb, { minLength: 1, maxLength: 12 }), fc.array(queryArb, { minLength: 1, maxLength: 4 }), async (specs, queries) => {
-      const s = testServer();
+      const s = testServer({ fixture: withoutSeededMessages() });
       const models = await build(s, specs);
       for (const q of queries) {
         const reply = await s.as('hamlet@zulip.com').get('/messages', {

@@ -3,7 +3,7 @@
  * the real server's parameter errors, on both sides of each level.
  */
 import t from 'tap';
-import { errorOf, testServer, type TestServer } from './support/harness.js';
+import { errorOf, testServer, withoutSeededMessages, type TestServer } from './support/harness.js';
 import { fetchIds, sendToChannel } from './support/messages.js';
 
 const HAMLET = 'hamlet@zulip.com';
@@ -27,7 +27,7 @@ const window = (body: Record<string, unknown>) => ({
 });
 
 t.test('anchors choose the window and report what was reached', async (t) => {
-  const s = testServer();
+  const s = testServer({ fixture: withoutSeededMessages() });
   const ids = await fiveMessages(s, 1);
   const [a, b, c, d, e] = ids as [number, number, number, number, number];
   const narrow = [['stream', 'Verona']];
@@ -54,7 +54,7 @@ t.test('anchors choose the window and report what was reached', async (t) => {
 });
 
 t.test('first_unread is newest when everything is read, and skips muted topics', async (t) => {
-  const s = testServer();
+  const s = testServer({ fixture: withoutSeededMessages() });
   const ids = await fiveMessages(s, 4);
   t.same(window((await s.as(HAMLET).get('/messages', { anchor: 'first_unread', num_before: 1 })).body).anchor, NEWEST);
   const muted = await sendToChannel(s, 'othello@zulip.com', 'Denmark', 'boring', 'x');
@@ -65,7 +65,7 @@ t.test('first_unread is newest when everything is read, and skips muted topics',
 });
 
 t.test('message_ids fetches exactly the readable, matching messages', async (t) => {
-  const s = testServer();
+  const s = testServer({ fixture: withoutSeededMessages() });
   const [a, b] = await fiveMessages(s);
   const secret = await sendToChannel(s, 'iago@zulip.com', 'core team', 'x', 'secret');
   const reply = await s.as('othello@zulip.com').get('/messages', { message_ids: [b, a, secret, 999999], narrow: [['stream', 'Verona']] });
@@ -78,7 +78,7 @@ t.test('message_ids fetches exactly the readable, matching messages', async (t) 
 });
 
 t.test('parameter errors are the real server\'s', async (t) => {
-  const s = testServer();
+  const s = testServer({ fixture: withoutSeededMessages() });
   const hamlet = s.as(HAMLET);
   const incompatible = 'num_before, num_after, anchor, message_ids, include_anchor, use_first_unread_anchor';
   const cases: [string, Record<string, unknown>, string][] = [
@@ -103,7 +103,7 @@ t.test('parameter errors are the real server\'s', async (t) => {
 });
 
 t.test('message_ids exists from level 300 (ignored before)', async (t) => {
-  const old = testServer({ featureLevel: 299 });
+  const old = testServer({ fixture: withoutSeededMessages(), featureLevel: 299 });
   const reply = await old.as(HAMLET).get('/messages', { message_ids: [1] });
   t.same(errorOf(reply), { status: 400, code: 'BAD_REQUEST', msg: "Missing 'anchor' argument." });
   const ok = await old.as(HAMLET).get('/messages', { message_ids: [1], anchor: 'newest' });
@@ -112,7 +112,7 @@ t.test('message_ids exists from level 300 (ignored before)', async (t) => {
 
 t.test('include_anchor exists from level 155 (the anchor is always included before)', async (t) => {
   for (const [level, expected] of [[155, false], [154, true]] as const) {
-    const s = testServer({ featureLevel: level });
+    const s = testServer({ fixture: withoutSeededMessages(), featureLevel: level });
     const [, , c] = await fiveMessages(s);
     const reply = await s.as(HAMLET).get('/messages', { anchor: String(c), num_before: 1, include_anchor: false });
     t.equal(reply.body.messages.some((m: { id: number }) => m.id === c), expected, `level ${level}`);
@@ -120,7 +120,7 @@ t.test('include_anchor exists from level 155 (the anchor is always included befo
 });
 
 t.test('message objects carry the reader\'s flags, reactions and rendering options', async (t) => {
-  const s = testServer();
+  const s = testServer({ fixture: withoutSeededMessages() });
   const id = await sendToChannel(s, 'othello@zulip.com', 'Verona', '', 'Hello **bold**');
   const message = s.world.messages.get(id);
   message?.flags.get(s.id(HAMLET))?.add('starred');
@@ -138,7 +138,7 @@ t.test('message objects carry the reader\'s flags, reactions and rendering optio
       user: { email: `user${s.id(HAMLET)}@zulipdev.com`, full_name: 'King Hamlet', id: s.id(HAMLET), is_mirror_dummy: false },
     },
   ]);
-  const level1 = testServer({ featureLevel: 1 });
+  const level1 = testServer({ fixture: withoutSeededMessages(), featureLevel: 1 });
   const early = await sendToChannel(level1, 'othello@zulip.com', 'Verona', 'x', 'hi');
   level1.world.messages.get(early)?.reactions.push({ userId: s.id(HAMLET), emojiName: 'smile', emojiCode: '1f604', reactionType: 'unicode_emoji' });
   const [old] = (await level1.as(HAMLET).get('/messages', { anchor: String(early) })).body.messages;
@@ -152,7 +152,7 @@ t.test('message objects carry the reader\'s flags, reactions and rendering optio
 });
 
 t.test('the reader\'s flags: historical messages are read and historical', async (t) => {
-  const s = testServer();
+  const s = testServer({ fixture: withoutSeededMessages() });
   const id = await sendToChannel(s, 'othello@zulip.com', 'Scotland', 'x', 'before hamlet joined');
   const [message] = (await s.as(HAMLET).get('/messages', { anchor: 'newest', num_before: 1, narrow: [['stream', 'Scotland']] })).body.messages;
   t.equal(message.id, id);
@@ -161,7 +161,7 @@ t.test('the reader\'s flags: historical messages are read and historical', async
 });
 
 t.test('client_gravatar leaves avatar_url null for senders with public emails (default from level 92)', async (t) => {
-  const s = testServer();
+  const s = testServer({ fixture: withoutSeededMessages() });
   const visible = await s.as('othello@zulip.com').patch('/settings', { email_address_visibility: 1 });
   t.equal(visible.status, 200, visible.text);
   const id = await sendToChannel(s, 'othello@zulip.com', 'Verona', 'x', 'hi');
@@ -169,7 +169,7 @@ t.test('client_gravatar leaves avatar_url null for senders with public emails (d
     (await server.as('iago@zulip.com').get('/messages', { anchor: String(id), ...params })).body.messages[0].avatar_url;
   t.equal(await avatar({}), null, 'default true');
   t.match(await avatar({ client_gravatar: false }), /^https:\/\/secure\.gravatar\.com\//);
-  const old = testServer({ featureLevel: 91 });
+  const old = testServer({ fixture: withoutSeededMessages(), featureLevel: 91 });
   old.world.users.get(12)?.settings.set('email_address_visibility', 1);
   await sendToChannel(old, 'othello@zulip.com', 'Verona', 'x', 'hi');
   t.equal(await avatar({ client_gravatar: true }, old), null, 'asked for at level 91');
@@ -177,9 +177,9 @@ t.test('client_gravatar leaves avatar_url null for senders with public emails (d
 });
 
 t.test('allow_empty_topic_name exists from level 334', async (t) => {
-  const old = testServer({ featureLevel: 333 });
+  const old = testServer({ fixture: withoutSeededMessages(), featureLevel: 333 });
   const reply = await old.as(HAMLET).get('/messages', { anchor: 'newest', allow_empty_topic_name: true });
   t.same(reply.body.ignored_parameters_unsupported, ['allow_empty_topic_name']);
-  const current = await testServer().as(HAMLET).get('/messages', { anchor: 'newest', allow_empty_topic_name: true });
+  const current = await testServer({ fixture: withoutSeededMessages() }).as(HAMLET).get('/messages', { anchor: 'newest', allow_empty_topic_name: true });
   t.notOk('ignored_parameters_unsupported' in current.body);
 });

@@ -8,7 +8,7 @@ import { checkEventsConvergeFor } from './support/apply-events.js';
 import { checkRecipients, isEvent, listenAll } from './support/event-recipients.js';
 import { checkEventShapes } from './support/event-schema.js';
 import { recordEvents } from './support/events.js';
-import { errorOf, testServer, type TestServer } from './support/harness.js';
+import { errorOf, testServer, withoutSeededMessages, type TestServer } from './support/harness.js';
 import { sendDirect, sendToChannel } from './support/messages.js';
 
 const HAMLET = 'hamlet@zulip.com';
@@ -24,7 +24,7 @@ const flagsOf = (s: TestServer, id: number, email = HAMLET): string[] => [...(s.
 const base = { anchor: 'oldest', num_before: 0, num_after: 100, narrow: [['stream', 'Verona']] };
 
 t.test('marks the window read and answers what it processed', async (t) => {
-  const s = testServer();
+  const s = testServer({ fixture: withoutSeededMessages() });
   const [a, b, c] = (await threeInVerona(s)) as [number, number, number];
   const other = await sendToChannel(s, OTHELLO, 'Denmark', 'x', 'elsewhere');
   s.world.messages.get(b)?.flags.get(s.id(HAMLET))?.add('read');
@@ -44,7 +44,7 @@ t.test('marks the window read and answers what it processed', async (t) => {
 });
 
 t.test('the anchor window limits what is processed', async (t) => {
-  const s = testServer();
+  const s = testServer({ fixture: withoutSeededMessages() });
   const [a, b, c] = (await threeInVerona(s)) as [number, number, number];
   const reply = await s.as(HAMLET).post('/messages/flags/narrow', { ...base, anchor: String(b), num_after: 1, include_anchor: false, op: 'add', flag: 'starred' });
   t.match(reply.body, { processed_count: 1, updated_count: 1, first_processed_id: c, last_processed_id: c, found_oldest: false, found_newest: false });
@@ -54,7 +54,7 @@ t.test('the anchor window limits what is processed', async (t) => {
 });
 
 t.test('one update_message_flags event to the user alone, with the changed IDs; the reader converges', async (t) => {
-  const s = testServer();
+  const s = testServer({ fixture: withoutSeededMessages() });
   const [a, b] = (await threeInVerona(s)) as [number, number, number];
   s.world.messages.get(b)?.flags.get(s.id(HAMLET))?.add('starred');
   const everyone = listenAll(s);
@@ -76,7 +76,7 @@ t.test('one update_message_flags event to the user alone, with the changed IDs; 
 });
 
 t.test('marking unread sends message_details and skips channels the user left', async (t) => {
-  const s = testServer();
+  const s = testServer({ fixture: withoutSeededMessages() });
   const [a] = (await threeInVerona(s)) as [number, number, number];
   const dm = await sendDirect(s, OTHELLO, [s.id(HAMLET), 8], 'group hi');
   for (const id of [a, dm]) s.world.messages.get(id)?.flags.get(s.id(HAMLET))?.add('read');
@@ -111,7 +111,7 @@ t.test('marking unread sends message_details and skips channels the user left', 
 });
 
 t.test('messages never received get a historical row', async (t) => {
-  const s = testServer();
+  const s = testServer({ fixture: withoutSeededMessages() });
   const id = await sendToChannel(s, OTHELLO, 'Scotland', 'x', 'before hamlet');
   const reply = await s.as(HAMLET).post('/messages/flags/narrow', { ...base, narrow: [['stream', 'Scotland']], op: 'add', flag: 'starred' });
   t.match(reply.body, { processed_count: 1, updated_count: 0 });
@@ -119,7 +119,7 @@ t.test('messages never received get a historical row', async (t) => {
 });
 
 t.test('flag, operation and range errors are the real server\'s', async (t) => {
-  const s = testServer();
+  const s = testServer({ fixture: withoutSeededMessages() });
   const id = (await threeInVerona(s))[0] as number;
   const cases: [string, Record<string, unknown>, string][] = [
     ['unknown flag', { flag: 'bogus', op: 'add' }, "Invalid flag: 'bogus'"],
@@ -140,8 +140,8 @@ t.test('flag, operation and range errors are the real server\'s', async (t) => {
 });
 
 t.test('the endpoint exists from level 155', async (t) => {
-  const old = testServer({ featureLevel: 154 });
+  const old = testServer({ fixture: withoutSeededMessages(), featureLevel: 154 });
   t.equal((await old.as(HAMLET).post('/messages/flags/narrow', { ...base, op: 'add', flag: 'read' })).status, 404);
-  const current = testServer({ featureLevel: 155 });
+  const current = testServer({ fixture: withoutSeededMessages(), featureLevel: 155 });
   t.equal((await current.as(HAMLET).post('/messages/flags/narrow', { ...base, op: 'add', flag: 'read' })).status, 200);
 });

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { CORDELIA, HAMLET, IAGO, ofType, OTHELLO, POLONIUS, recordEvents, SHIVA, DESDEMONA } from './support/channels.js';
-import { bad, errorOf, testServer, type TestServer } from './support/harness.js';
+import { bad, errorOf, testServer, withoutSeededMessages, type TestServer } from './support/harness.js';
 
 async function send(s: TestServer, topic: string, to = 'Verona', from = HAMLET): Promise<number> {
   const reply = await s.as(from).post('/messages', { type: 'stream', to, topic, content: 'x' });
@@ -12,7 +12,7 @@ const topics = (s: TestServer, email: string, channel: string, params: Record<st
   s.as(email).get(`/users/me/${s.streamId(channel)}/topics`, params);
 
 t.test('topics come most recent first, case variants merged under the latest name, with their latest message ID', async (t) => {
-  const s = testServer();
+  const s = testServer({ fixture: withoutSeededMessages() });
   await send(s, 'lunch');
   const dinner = await send(s, 'dinner');
   const lunch = await send(s, 'Lunch');
@@ -28,18 +28,18 @@ t.test('topics come most recent first, case variants merged under the latest nam
 });
 
 t.test('the empty topic is "general chat" unless allow_empty_topic_name, a parameter from level 334', async (t) => {
-  const s = testServer();
+  const s = testServer({ fixture: withoutSeededMessages() });
   const id = await send(s, '');
   t.same((await topics(s, OTHELLO, 'Verona')).body.topics, [{ name: 'general chat', max_id: id }]);
   t.same((await topics(s, OTHELLO, 'Verona', { allow_empty_topic_name: true })).body.topics, [{ name: '', max_id: id }]);
   t.same(errorOf(await topics(s, OTHELLO, 'Verona', { allow_empty_topic_name: 'yes' })), bad('allow_empty_topic_name is not valid JSON'));
-  const old = testServer({ featureLevel: 333 });
+  const old = testServer({ fixture: withoutSeededMessages(), featureLevel: 333 });
   await send(old, 'lunch');
   t.same((await topics(old, OTHELLO, 'Verona', { allow_empty_topic_name: true })).body.ignored_parameters_unsupported, ['allow_empty_topic_name']);
 });
 
 t.test('only channels with content access; with protected history only topics the user received', async (t) => {
-  const s = testServer();
+  const s = testServer({ fixture: withoutSeededMessages() });
   const core = s.world.streams.get(s.streamId('core team'));
   if (core) core.historyPublicToSubscribers = false;
   await send(s, 'before', 'core team', IAGO);
@@ -53,7 +53,7 @@ t.test('only channels with content access; with protected history only topics th
 });
 
 t.test('administrators delete a topic (any case, general chat for the empty one): delete_message events and complete', async (t) => {
-  const s = testServer();
+  const s = testServer({ fixture: withoutSeededMessages() });
   const a = await send(s, 'lunch');
   const b = await send(s, 'LUNCH', 'Verona', OTHELLO);
   const kept = await send(s, 'dinner');
@@ -68,13 +68,13 @@ t.test('administrators delete a topic (any case, general chat for the empty one)
   ]);
   await s.as(DESDEMONA).post(`/streams/${s.streamId('Verona')}/delete_topic`, { topic_name: 'general chat' });
   t.notOk(s.world.messages.has(empty), 'owners too; the display name means the empty topic');
-  const old = testServer({ featureLevel: 210 });
+  const old = testServer({ fixture: withoutSeededMessages(), featureLevel: 210 });
   await send(old, 'lunch');
   t.same((await old.as(IAGO).post(`/streams/${old.streamId('Verona')}/delete_topic`, { topic_name: 'lunch' })).body, { result: 'success', msg: '' });
 });
 
 t.test('deleting a topic is for administrators only, checked before the parameters', async (t) => {
-  const s = testServer();
+  const s = testServer({ fixture: withoutSeededMessages() });
   const id = await send(s, 'lunch');
   const path = `/streams/${s.streamId('Verona')}/delete_topic`;
   for (const email of [SHIVA, HAMLET, POLONIUS]) {
@@ -87,7 +87,7 @@ t.test('deleting a topic is for administrators only, checked before the paramete
 });
 
 t.test('deleting a topic clears its visibility policies, and a topic without messages is complete too', async (t) => {
-  const s = testServer();
+  const s = testServer({ fixture: withoutSeededMessages() });
   await send(s, 'noise');
   await s.as(OTHELLO).post('/user_topics', { stream_id: s.streamId('Verona'), topic: 'Noise', visibility_policy: 1 });
   const events = recordEvents(s);

@@ -4,6 +4,8 @@
  */
 import { ManualClock } from '../../lib/clock.js';
 import type { ChatApp } from '../../server/app.js';
+import { loadFixture } from '../../fixtures/index.js';
+import type { Fixture } from '../../lib/fixture-schema.js';
 import { createApp, type CreateAppOptions } from '../../server/index.js';
 import { makeRequest } from '../../server/request.js';
 import type { World } from '../../lib/world.js';
@@ -102,6 +104,15 @@ export interface TestServer {
   id(email: string): number;
   /** A channel ID by name. */
   streamId(name: string): number;
+}
+
+/**
+ * The development realm without its seeded messages, for tests that count or list every message
+ * they can see (the seeded history is tested on its own).
+ */
+export function withoutSeededMessages(): Fixture {
+  const { messages: _seeded, ...rest } = loadFixture();
+  return rest;
 }
 
 /** A fresh development realm on a manual clock; every test gets its own. */
