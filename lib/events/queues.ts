@@ -13,6 +13,8 @@ import { badEventQueueId, EventQueue, type QueuedEvent } from './event-queue.js'
 import type { ChatEvent } from './hub.js';
 import { DEFAULT_QUEUE_TIMEOUT_SECS, type QueueOptions, queueTimeoutSecs } from './queue-options.js';
 
+const NO_RECIPIENTS: ReadonlyMap<number, unknown> = new Map();
+
 export type DeliveryListener = (queue: EventQueue, event: QueuedEvent) => void;
 
 export class EventQueues {
@@ -21,6 +23,8 @@ export class EventQueues {
   /** Queues that also get messages of public channels the user does not receive (4.4). */
   private readonly allStreams = new Set<EventQueue>();
   private readonly listeners = new Set<DeliveryListener>();
+  /** The message whose sends (one per flag set, back to back) already reached the all-streams queues. */
+  private lastFannedOutMessageId: number | undefined;
 
   constructor(private readonly world: World) {
     world.events.subscribe((event, userIds) => this.dispatch(event, userIds));
@@ -88,13 +92,28 @@ export class EventQueues {
   private dispatch(event: ChatEvent, userIds: readonly number[]): void {
     const targets = new Map<EventQueue, ChatEvent>();
     if (this.isPublicChannelMessage(event)) {
-      // As on the real server, these queues see public-channel messages with empty flags.
-      for (const queue of this.allStreams) targets.set(queue, { ...event, flags: [] });
+      // As on the real server, these queues see public-channel messages with empty flags, but
+      // only when their user is not a recipient: a recipient gets the message, with their own
+      // flags, from the send addressed to them (a message goes out as one send per flag set).
+      // Non-recipients get it once, from the first of those sends.
+      const id = messageIdOf(event);
+      if (id !== this.lastFannedOutMessageId) {
+        this.lastFannedOutMessageId = id;
+        const recipients = this.recipientsOf(id);
+        for (const queue of this.allStreams) {
+          if (!recipients.has(queue.userId)) targets.set(queue, { ...event, flags: [] });
+        }
+      }
     }
     for (const userId of userIds) for (const queue of this.forUser(userId)) targets.set(queue, event);
     for (const [queue, original] of targets) {
       for (const adapted of eventsForQueue(this.world, queue.options, original)) this.push(queue, adapted);
     }
+  }
+
+  /** Users with a copy of the message (a flags row), whichever send addresses them. */
+  private recipientsOf(messageId: number | undefined): ReadonlyMap<number, unknown> {
+    return (messageId === undefined ? undefined : this.world.messages.get(messageId)?.flags) ?? NO_RECIPIENTS;
   }
 
   private isPublicChannelMessage(event: ChatEvent): boolean {
@@ -103,6 +122,11 @@ export class EventQueues {
     if (message?.type !== 'stream' || typeof message.stream_id !== 'number') return false;
     return this.world.streams.get(message.stream_id)?.inviteOnly === false;
   }
+}
+
+function messageIdOf(event: ChatEvent): number | undefined {
+  const id = (event.message as { id?: unknown } | undefined)?.id;
+  return typeof id === 'number' ? id : undefined;
 }
 
 const registries = new WeakMap<World, EventQueues>();
