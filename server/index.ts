@@ -9,7 +9,7 @@ import type { Fixture } from '../lib/fixture-schema.js';
 import type { World } from '../lib/world.js';
 import { loadFixture } from '../fixtures/index.js';
 import { type AppOptions, ChatApp } from './app.js';
-import { createHttpServer } from './listen.js';
+import { closeHttpServer, createHttpServer, type HttpOptions } from './listen.js';
 
 export interface WorldConfig {
   /** A fixture path, or an already parsed fixture. Defaults to the development realm. */
@@ -36,23 +36,27 @@ export function createApp(options: CreateAppOptions = {}): ChatApp {
   return new ChatApp({ ...options, world: options.world ?? createWorld(options) });
 }
 
-export interface ServerOptions extends CreateAppOptions {
-  readonly port?: number;
-  readonly host?: string;
-  readonly maxBodyBytes?: number;
-}
+export type ServerOptions = CreateAppOptions &
+  HttpOptions & {
+    readonly port?: number;
+    readonly host?: string;
+  };
 
 export interface RunningServer {
   /** Base URL such as `http://127.0.0.1:40123` (append `/api/v1/...`). */
   readonly url: string;
   readonly world: World;
   readonly app: ChatApp;
+  /**
+   * Stops accepting connections, answers held long polls, lets requests in flight finish (up to
+   * `shutdownGraceMs`), closes keep-alive connections as they go idle, then the rest.
+   */
   close(): Promise<void>;
 }
 
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const app = createApp(options);
-  const server = createHttpServer(app, options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes });
+  const server = createHttpServer(app, options);
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -68,13 +72,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     world: app.world,
     app,
     async close() {
+      // Stop accepting first, then answer the held polls: they are requests in flight like any other.
+      const closed = closeHttpServer(server);
       app.close();
-      // Held long polls were just answered; let those answers reach the sockets first.
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+      await closed;
     },
   };
 }
