@@ -22,6 +22,11 @@ const program = new Command()
   .option('--fixture <path>', 'realm fixture JSON (default: the development realm)')
   .option('--no-dev-endpoints', 'disable dev_fetch_api_key and dev_list_users')
   .option('--push-configured', 'behave as if a push notification service were configured')
+  .option('--max-connections <n>', 'open connections at once; more are closed as they arrive (default: no cap)', integer(1, 1_000_000))
+  .option('--max-body-bytes <n>', 'largest request body accepted, larger ones get 413 (default 32 MiB)', integer(1, 2 ** 31))
+  .option('--body-timeout <ms>', 'time to receive a request body, then 408 (default 30000)', integer(1, 3_600_000))
+  .option('--headers-timeout <ms>', 'time to receive request headers, then 408 (default 20000)', integer(1, 3_600_000))
+  .option('--shutdown-grace <ms>', 'on SIGTERM/SIGINT, how long requests in flight may finish (default 10000)', integer(0, 3_600_000))
   .showHelpAfterError();
 
 program.parse();
@@ -32,6 +37,11 @@ const options = program.opts<{
   fixture?: string;
   devEndpoints: boolean;
   pushConfigured?: boolean;
+  maxConnections?: number;
+  maxBodyBytes?: number;
+  bodyTimeout?: number;
+  headersTimeout?: number;
+  shutdownGrace?: number;
 }>();
 
 if (!isValidFeatureLevel(options.featureLevel)) program.error('invalid feature level');
@@ -44,9 +54,18 @@ try {
     devEndpoints: options.devEndpoints,
     pushConfigured: options.pushConfigured ?? false,
     ...(options.fixture ? { fixture: options.fixture } : {}),
+    ...(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections }),
+    ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
+    ...(options.bodyTimeout === undefined ? {} : { bodyTimeoutMs: options.bodyTimeout }),
+    ...(options.headersTimeout === undefined ? {} : { headersTimeoutMs: options.headersTimeout }),
+    ...(options.shutdownGrace === undefined ? {} : { shutdownGraceMs: options.shutdownGrace }),
   });
   console.log(`chat-server listening on ${server.url} (feature level ${options.featureLevel})`);
+  // Graceful: stop accepting, answer held polls, let requests in flight finish, then exit.
+  let stopping = false;
   const stop = (): void => {
+    if (stopping) return;
+    stopping = true;
     void server.close().then(() => process.exit(0));
   };
   process.on('SIGINT', stop);

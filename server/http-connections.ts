@@ -30,7 +30,6 @@ class Connection {
 
 export class Connections {
   private readonly open = new Map<Socket, Connection>();
-  private inFlight = 0;
   private whenIdle: Array<() => void> = [];
   private shuttingDown = false;
 
@@ -65,10 +64,8 @@ export class Connections {
     const connection = this.open.get(req.socket);
     const start = (): void => {
       if (connection) connection.inFlight++;
-      this.inFlight++;
       res.once('close', () => {
         if (connection) connection.inFlight--;
-        this.inFlight--;
         if (connection) this.pump(connection);
         this.settle();
       });
@@ -91,14 +88,14 @@ export class Connections {
   }
 
   /**
-   * Stops accepting, waits up to `graceMs` for the requests in flight, then closes every
-   * connection. Resolves once the listening socket is closed.
+   * Stops accepting, ends each connection once it has no request left (its answers flushed
+   * first), and after `graceMs` destroys whatever is still open. Resolves once all are closed.
    */
   async shutdown(graceMs: number): Promise<void> {
     this.shuttingDown = true;
     const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
-    this.server.closeIdleConnections();
-    if (this.inFlight > 0) {
+    this.closeIdle();
+    if (this.open.size > 0) {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, graceMs);
         this.whenIdle.push(() => {
@@ -107,7 +104,7 @@ export class Connections {
         });
       });
     }
-    this.server.closeAllConnections();
+    for (const connection of this.open.values()) connection.socket.destroy();
     await closed;
   }
 
@@ -131,6 +128,17 @@ export class Connections {
     };
   }
 
+  /**
+   * Ends every connection with no request started: after what was written to it has gone out,
+   * it half-closes, and the client closes its side. (node's `closeIdleConnections` leaves out
+   * connections that never sent a request, and destroys rather than ends.)
+   */
+  private closeIdle(): void {
+    for (const connection of this.open.values()) {
+      if (connection.inFlight === 0 && connection.backlog.length === 0 && !connection.socket.writableEnded) connection.socket.end();
+    }
+  }
+
   private canStart(connection: Connection): boolean {
     return connection.inFlight < IN_FLIGHT_PER_CONNECTION && !connection.socket.writableNeedDrain;
   }
@@ -152,9 +160,8 @@ export class Connections {
 
   private settle(): void {
     if (!this.shuttingDown) return;
-    // Keep-alive connections whose last answer just went out close now.
-    this.server.closeIdleConnections();
-    if (this.inFlight > 0) return;
+    this.closeIdle();
+    if (this.open.size > 0) return;
     const waiting = this.whenIdle;
     this.whenIdle = [];
     for (const resolve of waiting) resolve();
