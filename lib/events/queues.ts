@@ -11,7 +11,7 @@ import type { World } from '../world.js';
 import { eventsForQueue } from './adapt.js';
 import { badEventQueueId, EventQueue, type QueuedEvent } from './event-queue.js';
 import type { ChatEvent } from './hub.js';
-import { DEFAULT_QUEUE_TIMEOUT_SECS, type QueueOptions, queueTimeoutSecs } from './queue-options.js';
+import { DEFAULT_MAX_QUEUES_PER_USER, DEFAULT_QUEUE_TIMEOUT_SECS, type QueueOptions, queueTimeoutSecs } from './queue-options.js';
 
 const NO_RECIPIENTS: ReadonlyMap<number, unknown> = new Map();
 
@@ -36,17 +36,35 @@ export class EventQueues {
 
   /**
    * Creates a queue for `userId`. `defaultTimeoutSecs` is what a requested lifespan of 0 means
-   * (600 s on the real server; an app option so tests can shorten it).
+   * (600 s on the real server; an app option so tests can shorten it). A user holds at most
+   * `maxPerUser` queues: past it, the user's idle queue polled least recently is removed (a
+   * client that registers again and again abandons its old queues; one that polls keeps its own).
    */
-  create(userId: number, options: QueueOptions, defaultTimeoutSecs: number = DEFAULT_QUEUE_TIMEOUT_SECS): EventQueue {
+  create(
+    userId: number,
+    options: QueueOptions,
+    defaultTimeoutSecs: number = DEFAULT_QUEUE_TIMEOUT_SECS,
+    maxPerUser: number = DEFAULT_MAX_QUEUES_PER_USER,
+  ): EventQueue {
     const timeoutMs = queueTimeoutSecs(options.lifespanSecs, defaultTimeoutSecs) * 1000;
     const queue = new EventQueue(randomUUID(), userId, options, timeoutMs, this.world.now());
-    this.byId.set(queue.id, queue);
     let mine = this.byUser.get(userId);
     if (!mine) this.byUser.set(userId, (mine = new Set()));
+    while (mine.size >= maxPerUser) if (!this.evictIdlest(mine)) break;
+    this.byId.set(queue.id, queue);
     mine.add(queue);
     if (options.allPublicStreams || options.narrow.length > 0) this.allStreams.add(queue);
     return queue;
+  }
+
+  /** Removes the idle queue polled least recently; false when every queue has a waiting poll. */
+  private evictIdlest(queues: ReadonlySet<EventQueue>): boolean {
+    let idlest: EventQueue | undefined;
+    for (const queue of queues) {
+      if (!queue.isWaiting && (!idlest || queue.lastConnection < idlest.lastConnection)) idlest = queue;
+    }
+    if (idlest) this.delete(idlest);
+    return idlest !== undefined;
   }
 
   /** The caller's queue, or `BAD_EVENT_QUEUE_ID` (unknown, expired, or another user's). */
@@ -77,10 +95,11 @@ export class EventQueues {
   }
 
   /** Appends to one queue, bypassing filters (heartbeats), and tells the listeners. */
-  push(queue: EventQueue, event: ChatEvent): QueuedEvent {
-    const queued = queue.push(event);
+  push(queue: EventQueue, event: ChatEvent): void {
+    const id = queue.push(event);
+    if (this.listeners.size === 0) return;
+    const queued: QueuedEvent = { ...event, id };
     for (const listener of this.listeners) listener(queue, queued);
-    return queued;
   }
 
   /** Hears every event as a queue receives it (after filters and rewrites, with its id). */
@@ -106,8 +125,16 @@ export class EventQueues {
       }
     }
     for (const userId of userIds) for (const queue of this.forUser(userId)) targets.set(queue, event);
+    // Queues registered with the same options receive the same events: compute them once per
+    // distinct options and let those queues share the objects.
+    const forms = new Map<ChatEvent, Map<string, ChatEvent[]>>();
     for (const [queue, original] of targets) {
-      for (const adapted of eventsForQueue(this.world, queue.options, original)) this.push(queue, adapted);
+      let byShape = forms.get(original);
+      if (!byShape) forms.set(original, (byShape = new Map()));
+      const shape = shapeOf(queue.options);
+      let adapted = byShape.get(shape);
+      if (!adapted) byShape.set(shape, (adapted = eventsForQueue(this.world, queue.options, original)));
+      for (const event of adapted) this.push(queue, event);
     }
   }
 
@@ -122,6 +149,18 @@ export class EventQueues {
     if (message?.type !== 'stream' || typeof message.stream_id !== 'number') return false;
     return this.world.streams.get(message.stream_id)?.inviteOnly === false;
   }
+}
+
+const shapes = new WeakMap<QueueOptions, string>();
+
+/** What decides the events a queue receives: every option but its lifespan. */
+function shapeOf(options: QueueOptions): string {
+  let shape = shapes.get(options);
+  if (shape === undefined) {
+    const { lifespanSecs: _lifespan, ...rest } = options;
+    shapes.set(options, (shape = JSON.stringify(rest)));
+  }
+  return shape;
 }
 
 function messageIdOf(event: ChatEvent): number | undefined {
