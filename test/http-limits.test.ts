@@ -4,11 +4,12 @@
  * oversized headers get JSON 400 and 431, and connections past the cap are refused.
  * Timeouts are configured tiny so the tests run fast.
  */
+import { once } from 'node:events';
 import { request } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import t, { type Test } from 'tap';
 import { type RunningServer, type ServerOptions, startServer } from '../server/index.js';
-import { firstResponse, open } from './support/raw-http.js';
+import { firstResponse, open, statuses } from './support/raw-http.js';
 
 async function serve(t: Test, options: ServerOptions): Promise<RunningServer> {
   const server = await startServer({ logger: () => undefined, lingerMs: 500, ...options });
@@ -121,13 +122,18 @@ t.test('connections past maxConnections are closed; the others are served', asyn
   const server = await serve(t, { maxConnections: 2 });
   const first = await open(server.url);
   const second = await open(server.url);
-  await sleep(20);
+  // Both are surely accepted once each has had an answer on its kept-alive connection.
+  for (const conn of [first, second]) {
+    const answered = once(conn.socket, 'data');
+    conn.socket.write('GET /api/v1/server_settings HTTP/1.1\r\nHost: x\r\n\r\n');
+    await answered;
+  }
   const third = await open(server.url);
   const refused = await third.closed(2000);
   t.ok(refused.closedAfterMs < 2000, 'the third connection is closed');
   t.equal(refused.text, '', 'without an answer');
   first.socket.write('GET /api/v1/server_settings HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
-  t.equal(firstResponse((await first.closed()).text).status, 200, 'an admitted connection is served');
+  t.same(statuses((await first.closed()).text), [200, 200], 'an admitted connection is served');
   second.socket.destroy();
   await sleep(20);
   const later = await fetch(`${server.url}/api/v1/server_settings`);
