@@ -25,7 +25,7 @@ function registers(server: RunningServer, count: number): string {
 
 t.test('pipelined requests whose answers are not read wait; reading the answers lets them all through', async (t) => {
   // More answers than the kernel's socket buffers hold (about 4 MiB here; a full /register is ~50 KB).
-  const server = await serve(t, { maxPipelinedRequests: 1000 });
+  const server = await serve(t, { maxPipelinedRequests: 1000, events: { maxQueuesPerUser: 1000 } });
   const count = 200;
   const conn = await open(server.url);
   conn.socket.pause();
