@@ -57,6 +57,11 @@ const program = new Command()
   .option('--push-configured', 'behave as if a push notification service were configured')
   .option('--delivery-delay <ms>', 'write presence and deliver events a random 0..ms after answering, as a production server does', integer(0, 60_000))
   .option('--rate-limit [requests/seconds]', "enforce a per-user API rate limit (the real server's is 200/60)")
+  .option('--max-connections <n>', 'open connections at once; more are closed as they arrive (default: no cap)', integer(1, 1_000_000))
+  .option('--max-body-bytes <n>', 'largest request body accepted, larger ones get 413 (default 32 MiB)', integer(1, 2 ** 31))
+  .option('--body-timeout <ms>', 'time to receive a request body, then 408 (default 30000)', integer(1, 3_600_000))
+  .option('--headers-timeout <ms>', 'time to receive request headers, then 408 (default 20000)', integer(1, 3_600_000))
+  .option('--shutdown-grace <ms>', 'on SIGTERM/SIGINT, how long requests in flight may finish (default 10000)', integer(0, 3_600_000))
   .addHelpText('after', HELP_AFTER)
   .exitOverride();
 
@@ -83,6 +88,11 @@ const options = program.opts<{
   pushConfigured?: boolean;
   rateLimit?: string | true;
   deliveryDelay?: number;
+  maxConnections?: number;
+  maxBodyBytes?: number;
+  bodyTimeout?: number;
+  headersTimeout?: number;
+  shutdownGrace?: number;
 }>();
 
 function fail(message: string, status: number): never {
@@ -112,6 +122,11 @@ try {
     ...(options.rateLimit === undefined ? {} : { apiRateLimit: apiRateLimit(options.rateLimit) }),
     ...(options.deliveryDelay === undefined ? {} : { deliveryDelayMs: options.deliveryDelay }),
     ...(options.fixture ? { fixture: options.fixture } : {}),
+    ...(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections }),
+    ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
+    ...(options.bodyTimeout === undefined ? {} : { bodyTimeoutMs: options.bodyTimeout }),
+    ...(options.headersTimeout === undefined ? {} : { headersTimeoutMs: options.headersTimeout }),
+    ...(options.shutdownGrace === undefined ? {} : { shutdownGraceMs: options.shutdownGrace }),
     ...(options.state ? { statePath: options.state } : {}),
     ...(options.log ? { log: (line: string) => void process.stdout.write(`${line}\n`) } : {}),
     ...(options.cors ? { cors: true } : {}),

@@ -2,6 +2,8 @@
  * Timing of event queues and long polls (real-server notes on http-register-events 4.1). The defaults are the
  * real server's; tests shorten them through `createApp({ events: {...} })`.
  */
+import { DEFAULT_MAX_QUEUES_PER_USER } from '../lib/events/queue-options.js';
+
 export interface EventQueueOptions {
   /** A waiting poll gets a heartbeat after this long: 45 000 ms by default. Real timers. */
   readonly heartbeatMs?: number;
@@ -13,6 +15,8 @@ export interface EventQueueOptions {
   readonly sweepIntervalMs?: number;
   /** `event_queue_longpoll_timeout_seconds` announced by register: 90 by default. */
   readonly longpollTimeoutSecs?: number;
+  /** Queues one user may hold; registering past it removes their least recently polled idle queue. 100 by default. */
+  readonly maxQueuesPerUser?: number;
 }
 
 export type ResolvedEventQueueOptions = Required<EventQueueOptions>;
@@ -23,6 +27,7 @@ export const DEFAULT_EVENT_QUEUE_OPTIONS: ResolvedEventQueueOptions = {
   queueTimeoutSecs: 600,
   sweepIntervalMs: 60_000,
   longpollTimeoutSecs: 90,
+  maxQueuesPerUser: DEFAULT_MAX_QUEUES_PER_USER,
 };
 
 export function resolveEventQueueOptions(options: EventQueueOptions = {}): ResolvedEventQueueOptions {
@@ -36,5 +41,6 @@ export function resolveEventQueueOptions(options: EventQueueOptions = {}): Resol
     queueTimeoutSecs: pick('queueTimeoutSecs'),
     sweepIntervalMs: Math.max(1, pick('sweepIntervalMs')),
     longpollTimeoutSecs: pick('longpollTimeoutSecs'),
+    maxQueuesPerUser: Math.max(1, Math.floor(pick('maxQueuesPerUser'))),
   };
 }

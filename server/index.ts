@@ -9,7 +9,7 @@ import type { Fixture } from '../lib/fixture-schema.js';
 import type { World } from '../lib/world.js';
 import { loadFixture } from '../fixtures/index.js';
 import { type AppOptions, ChatApp } from './app.js';
-import { createHttpServer } from './listen.js';
+import { closeHttpServer, createHttpServer, type HttpOptions } from './listen.js';
 import { isValidFeatureLevel, MAX_FEATURE_LEVEL, MIN_FEATURE_LEVEL } from '../lib/features.js';
 import { restoreWorld, snapshotWorld } from '../lib/world-snapshot.js';
 import { devFront } from './dev-front.js';
@@ -43,20 +43,20 @@ export function createApp(options: CreateAppOptions = {}): ChatApp {
   return new ChatApp({ ...options, world: options.world ?? createWorld(options) });
 }
 
-export interface ServerOptions extends CreateAppOptions {
-  readonly port?: number;
-  readonly host?: string;
-  readonly maxBodyBytes?: number;
-  /** Log each request (method, path, status, user, ms): true for stderr, or a line callback. Off by default. */
-  readonly log?: boolean | ((line: string) => void);
-  /** Answer CORS preflights (Authorization allowed) and let any origin read answers. */
-  readonly cors?: boolean;
-  /**
-   * A state file: loaded at start when it exists (a corrupt or foreign file is refused with
-   * StateFileError and left alone), written by `close({ saveState: true })`.
-   */
-  readonly statePath?: string;
-}
+export type ServerOptions = CreateAppOptions &
+  HttpOptions & {
+    readonly port?: number;
+    readonly host?: string;
+    /** Log each request (method, path, status, user, ms): true for stderr, or a line callback. Off by default. */
+    readonly log?: boolean | ((line: string) => void);
+    /** Answer CORS preflights (Authorization allowed) and let any origin read answers. */
+    readonly cors?: boolean;
+    /**
+     * A state file: loaded at start when it exists (a corrupt or foreign file is refused with
+     * StateFileError and left alone), written by `close({ saveState: true })`.
+     */
+    readonly statePath?: string;
+  };
 
 export interface CloseOptions {
   /** Save the world to `statePath` (atomically) after the last request was answered. */
@@ -73,6 +73,11 @@ export interface RunningServer {
   readonly stateLoaded: boolean;
   /** Back to the starting state (the fixture, or the `world` given); event queues are dropped. */
   reset(): void;
+  /**
+   * Stops accepting connections, answers held long polls, lets requests in flight finish (up to
+   * `shutdownGraceMs`), closes keep-alive connections as they go idle, then the rest; then saves
+   * the state when asked, so the file holds every write that was answered.
+   */
   close(options?: CloseOptions): Promise<void>;
 }
 
@@ -111,7 +116,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   };
   const front = devFront(() => app, { devEndpoints: app.devEndpoints, reset, ...(options.log ? { log: options.log } : {}), ...(options.cors ? { cors: true } : {}) });
   // createHttpServer only calls `handle`: the front decides which app answers.
-  const server = createHttpServer({ handle: front } as Pick<ChatApp, 'handle'> as ChatApp, options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes });
+  const server = createHttpServer({ handle: front } as Pick<ChatApp, 'handle'> as ChatApp, options);
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -133,13 +138,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     stateLoaded: loaded,
     reset,
     async close(closeOptions: CloseOptions = {}) {
+      // Stop accepting first, then answer the held polls: they are requests in flight like any other.
+      const closed = closeHttpServer(server);
       app.close();
-      // Held long polls were just answered; let those answers reach the sockets first.
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+      await closed;
       if (closeOptions.saveState) {
         if (options.statePath === undefined) throw new TypeError('close({ saveState: true }) needs the statePath option');
         saveStateFile(options.statePath, app.world);

@@ -1,17 +1,17 @@
 /**
- * The node:http adapter: reads the body within a size limit, turns the request into an
- * ApiRequest, and writes the ApiResponse. Nothing here knows about endpoints.
+ * The node:http adapter: reads the body within the limits (server/http-options.ts), turns the
+ * request into an ApiRequest, and writes the ApiResponse. Nothing here knows about endpoints.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { ChatApp } from './app.js';
+import { readBody } from './http-body.js';
+import { Connections } from './http-connections.js';
+import { clientErrorResponse, type HttpOptions, httpLimits, rawResponse } from './http-options.js';
 import type { ApiRequest, ApiResponse } from './request.js';
-import { jsonResponse } from './respond.js';
 
-export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
+export { DEFAULT_MAX_BODY_BYTES, type HttpOptions } from './http-options.js';
 const EMPTY = new Uint8Array(0);
-
-const tooLarge = (): ApiResponse =>
-  jsonResponse(413, { result: 'error', msg: 'Request body is too large', code: 'BAD_REQUEST' });
 
 function writeResponse(res: ServerResponse, response: ApiResponse, close = false): void {
   if (res.headersSent || res.destroyed) return;
@@ -81,56 +81,66 @@ function headerMap(raw: readonly string[]): Map<string, string> {
   return headers;
 }
 
-/** Collects the body, or answers 413 without reading further once it passes the limit. */
-function readBody(
-  req: IncomingMessage,
-  res: ServerResponse,
-  headers: ReadonlyMap<string, string>,
-  maxBytes: number,
-  done: (body: Uint8Array) => void,
-): void {
-  // Most requests (every GET) have no body: answer without waiting for the stream to end.
-  const length = headers.get('content-length');
-  if (length === undefined && !headers.has('transfer-encoding')) {
-    done(EMPTY);
-    return;
-  }
-  const declared = Number(length ?? 0);
-  if (declared > maxBytes) {
-    writeResponse(res, tooLarge(), true);
-    req.destroy();
-    return;
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  req.on('data', (chunk: Buffer) => {
-    size += chunk.length;
-    if (size > maxBytes) {
-      writeResponse(res, tooLarge(), true);
-      req.destroy();
-      return;
+/**
+ * The node:http server for `app`, with the limits of `options` (see HttpOptions). Close it with
+ * `closeHttpServer` to let requests in flight finish.
+ */
+export function createHttpServer(app: ChatApp, options: HttpOptions = {}): Server {
+  const limits = httpLimits(options);
+  const bodyLimits = { maxBytes: limits.maxBodyBytes, timeoutMs: limits.bodyTimeoutMs };
+  const server = createServer(
+    {
+      headersTimeout: limits.headersTimeoutMs,
+      // A backstop for the whole request; the body's own timer answers first, in JSON.
+      requestTimeout: limits.headersTimeoutMs + limits.bodyTimeoutMs + 1000,
+      // How often node checks those two timeouts (its default is every 30 s).
+      connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(limits.headersTimeoutMs / 4))),
+    },
+    (req, res) => {
+      connections.admit(req, res, () => {
+        const request = new HttpApiRequest(req, res);
+        const refuse = (answer: ApiResponse): void => {
+          connections.closeAfterAnswer(req.socket);
+          writeResponse(res, answer, true);
+        };
+        readBody(req, request.headers, bodyLimits, (body) => {
+          request.body = body;
+          app.handle(request).then(
+            (response) => writeResponse(res, response, connections.closing),
+            () => res.destroy(),
+          );
+        }, refuse);
+      });
+    },
+  );
+  const connections = new Connections(server, limits.maxPipelinedRequests, limits.lingerMs);
+  if (limits.maxConnections !== undefined) server.maxConnections = limits.maxConnections;
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    // As node's own handler, but in the API's JSON envelope, and never over an answer in progress.
+    if (socket.writable && !connections.answering(socket)) {
+      connections.closeAfterAnswer(socket);
+      socket.write(rawResponse(clientErrorResponse(error.code)));
+      socket.destroySoon();
+    } else {
+      socket.destroy();
     }
-    chunks.push(chunk);
   });
-  req.on('end', () => {
-    if (size <= maxBytes) done(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks));
-  });
-  req.on('error', () => req.destroy());
+  shutdowns.set(server, (graceMs) => connections.shutdown(graceMs ?? limits.shutdownGraceMs));
+  return server;
 }
 
-export function createHttpServer(app: ChatApp, options: { maxBodyBytes?: number } = {}): Server {
-  const maxBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const server = createServer((req, res) => {
-    const request = new HttpApiRequest(req, res);
-    readBody(req, res, request.headers, maxBytes, (body) => {
-      request.body = body;
-      app.handle(request).then(
-        (response) => writeResponse(res, response),
-        () => res.destroy(),
-      );
-    });
+const shutdowns = new WeakMap<Server, (graceMs?: number) => Promise<void>>();
+
+/**
+ * Graceful close of a server made by `createHttpServer`: stops accepting connections, lets the
+ * requests in flight finish (up to `graceMs`, default the server's `shutdownGraceMs`), closes
+ * keep-alive connections as they go idle, then closes what is left.
+ */
+export function closeHttpServer(server: Server, graceMs?: number): Promise<void> {
+  const shutdown = shutdowns.get(server);
+  if (shutdown) return shutdown(graceMs);
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
   });
-  // Long polls are held for up to a heartbeat interval; the default request timeout is longer.
-  server.headersTimeout = 60_000;
-  return server;
 }

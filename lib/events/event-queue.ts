@@ -17,9 +17,13 @@ export const badEventQueueId = (queueId: string): ApiError =>
   new ApiError('BAD_EVENT_QUEUE_ID', 400, `Bad event queue ID: ${queueId}`, { queue_id: queueId });
 
 export class EventQueue {
-  /** Events not yet acknowledged, oldest first. */
-  private events: QueuedEvent[] = [];
-  private nextEventId = 0;
+  /**
+   * Events not yet acknowledged, oldest first, with consecutive IDs from `firstId`. The events
+   * are shared with every other queue that received the same form of the same event: a queue
+   * holds one array slot per event, and the `id` is added only when the queue is read.
+   */
+  private events: ChatEvent[] = [];
+  private firstId = 0;
   /** The newest discarded ID; a fresh queue counts as having discarded -1. */
   private newestPrunedId = -1;
   private waiter: (() => void) | null = null;
@@ -37,12 +41,12 @@ export class EventQueue {
     this.lastConnection = now;
   }
 
-  /** Appends an event (its `id` is assigned here, last key as on the wire) and wakes the waiter. */
-  push(event: ChatEvent): QueuedEvent {
-    const queued: QueuedEvent = { ...event, id: this.nextEventId++ };
-    this.events.push(queued);
+  /** Appends an event (shared, never modified here; it gets the next ID) and wakes the waiter; returns that ID. */
+  push(event: ChatEvent): number {
+    const id = this.firstId + this.events.length;
+    this.events.push(event);
     this.waiter?.();
-    return queued;
+    return id;
   }
 
   /**
@@ -53,17 +57,22 @@ export class EventQueue {
     if (lastEventId < this.newestPrunedId) {
       throw badRequest(`An event newer than ${lastEventId} has already been pruned!`);
     }
-    let drop = 0;
-    while (drop < this.events.length && (this.events[drop] as QueuedEvent).id <= lastEventId) {
-      this.newestPrunedId = (this.events[drop] as QueuedEvent).id;
-      drop++;
+    const drop = Math.max(0, Math.min(this.events.length, lastEventId - this.firstId + 1));
+    if (drop > 0) {
+      this.events = this.events.slice(drop);
+      this.firstId += drop;
+      this.newestPrunedId = this.firstId - 1;
     }
-    if (drop > 0) this.events = this.events.slice(drop);
     if (lastEventId !== this.newestPrunedId) throw badRequest(`Event ${lastEventId} was not in this queue`);
   }
 
-  /** The unacknowledged events, in queue order. */
-  contents(): readonly QueuedEvent[] {
+  /** The unacknowledged events, in queue order, each with its `id` (last key, as on the wire). */
+  contents(): QueuedEvent[] {
+    return this.events.map((event, index) => ({ ...event, id: this.firstId + index }));
+  }
+
+  /** The held events as stored (shared with other queues, without IDs): for memory accounting. */
+  heldEvents(): readonly ChatEvent[] {
     return this.events;
   }
 

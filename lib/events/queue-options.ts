@@ -80,6 +80,12 @@ export interface QueueOptions {
 
 export const DEFAULT_QUEUE_TIMEOUT_SECS = 600;
 export const MAX_QUEUE_TIMEOUT_SECS = 7 * 24 * 60 * 60;
+/**
+ * Queues one user may hold at once. The real server sets no such number (abandoned queues only
+ * expire); this server bounds them so that a client registering in a loop cannot grow memory
+ * and the cost of every send to that user without limit.
+ */
+export const DEFAULT_MAX_QUEUES_PER_USER = 100;
 
 /**
  * The effective idle timeout, as `ClientDescriptor` computes it: 0 means the default, anything

@@ -67,7 +67,7 @@ const getEvents = authed({
         capabilities: capabilitiesFrom(capabilities),
         lifespanSecs: args.lifespan_secs,
       };
-      const queue = registry.create(user.id, options, app.eventOptions.queueTimeoutSecs);
+      const queue = registry.create(user.id, options, app.eventOptions.queueTimeoutSecs, app.eventOptions.maxQueuesPerUser);
       return { events: [...queue.contents()], queue_id: queue.id };
     }
     if (args.last_event_id === undefined) throw badRequest("Missing 'last_event_id' argument");

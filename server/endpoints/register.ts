@@ -85,7 +85,7 @@ const register = authed({
     };
     // The queue exists before the state is read, so no event can fall between the two.
     longPoller(app);
-    const queue = eventQueues(world).create(user.id, queueOptions, app.eventOptions.queueTimeoutSecs);
+    const queue = eventQueues(world).create(user.id, queueOptions, app.eventOptions.queueTimeoutSecs, app.eventOptions.maxQueuesPerUser);
     const options: RegisterOptions = {
       capabilities,
       applyMarkdown: args.apply_markdown,
