@@ -4,9 +4,15 @@
  * made by the development realm's administrator (iago, ID 11) and must answer 200; `i` makes
  * names unique where an operation creates something.
  */
+/** What an operation needs to know about the side it runs on. */
+export interface Side {
+  /** A message in Verona that iago received (the newest at the start; Verona holds 100 messages on the development side). */
+  readonly messageId: number;
+}
+
 export interface Operation {
   readonly name: string;
-  request(i: number): { readonly method: string; readonly path: string; readonly params?: Record<string, string> };
+  request(i: number, side: Side): { readonly method: string; readonly path: string; readonly params?: Record<string, string> };
 }
 
 const VERONA = 3;
@@ -45,4 +51,20 @@ export const OPERATIONS: readonly Operation[] = [
     request: (i) => ({ method: 'POST', path: '/user_topics', params: { stream_id: String(VERONA), topic: `topic ${i}`, visibility_policy: '1' } }),
   },
   { name: 'GET /realm/linkifiers', request: () => ({ method: 'GET', path: '/realm/linkifiers' }) },
+  {
+    name: 'GET /messages (newest 50 in a channel)',
+    request: () => ({
+      method: 'GET',
+      path: '/messages',
+      params: { anchor: 'newest', num_before: '50', num_after: '0', narrow: JSON.stringify([{ operator: 'channel', operand: VERONA }]) },
+    }),
+  },
+  {
+    name: 'POST/DELETE /messages/{id}/reactions',
+    request: (i, side) => ({ method: i % 2 === 0 ? 'POST' : 'DELETE', path: `/messages/${side.messageId}/reactions`, params: { emoji_name: 'octopus' } }),
+  },
+  {
+    name: 'POST /messages/flags (starred)',
+    request: (i, side) => ({ method: 'POST', path: '/messages/flags', params: { messages: `[${side.messageId}]`, op: i % 2 === 0 ? 'add' : 'remove', flag: 'starred' } }),
+  },
 ];

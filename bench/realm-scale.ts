@@ -6,7 +6,7 @@
  * With `--load`, also the large realm's start: a `chat-server` process on the generated fixture,
  * time until it listens and its resident memory then (goal: under 2 s and 512 MiB).
  *
- *   node dist/bench/realm-scale.js [--users 100000] [--channels 10000] [--big 20000] [--samples 60] [--load]
+ *   node dist/bench/realm-scale.js [--users 100000] [--channels 10000] [--big 20000] [--messages 100000] [--samples 60] [--load]
  */
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
@@ -18,7 +18,8 @@ import { DEV_REALM_PATH } from '../fixtures/index.js';
 import { parseFixture } from '../lib/fixture.js';
 import type { Fixture } from '../lib/fixture-schema.js';
 import { createApp, makeRequest, type ChatApp } from '../server/index.js';
-import { OPERATIONS, type Operation } from './realm-scale-operations.js';
+import { OPERATIONS, type Operation, type Side } from './realm-scale-operations.js';
+import { addHistory } from './realm-scale-history.js';
 
 const EMAIL = 'iago@zulip.com';
 
@@ -54,10 +55,10 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)] ?? NaN;
 }
 
-async function timeOne(app: ChatApp, authorization: string, operation: Operation, i: number): Promise<number> {
-  const { method, path, params } = operation.request(i);
+async function timeOne(app: ChatApp, authorization: string, operation: Operation, i: number, side: Side): Promise<number> {
+  const { method, path, params } = operation.request(i, side);
   const form = new URLSearchParams(params ?? {}).toString();
-  const inQuery = method === 'GET';
+  const inQuery = method === 'GET' || method === 'DELETE';
   const url = inQuery && form ? `/api/v1${path}?${form}` : `/api/v1${path}`;
   const headers: Record<string, string> = { authorization };
   if (!inQuery) headers['content-type'] = 'application/x-www-form-urlencoded';
@@ -74,16 +75,17 @@ function authorizationFor(app: ChatApp): string {
   return `Basic ${Buffer.from(`${EMAIL}:${key}`).toString('base64')}`;
 }
 
-async function compareOperations(fixture: Fixture, samples: number): Promise<void> {
+async function compareOperations(fixture: Fixture, samples: number, history: number): Promise<void> {
   const sides = { dev: createApp({ logger: () => undefined }), large: createApp({ fixture, logger: () => undefined }) };
   const auth = { dev: authorizationFor(sides.dev), large: authorizationFor(sides.large) };
+  const info = { dev: { messageId: addHistory(sides.dev.world, 100) }, large: { messageId: addHistory(sides.large.world, history) } };
   console.log(`operation (median of ${samples}, ms)`.padEnd(48) + 'dev'.padStart(9) + 'large'.padStart(9) + 'ratio'.padStart(8));
   for (const operation of OPERATIONS) {
     const times = { dev: [] as number[], large: [] as number[] };
     // Alternate the sides so that drift in machine load affects both alike; warm up first.
     for (let i = 0; i < samples + 5; i++) {
       for (const side of ['dev', 'large'] as const) {
-        const ms = await timeOne(sides[side], auth[side], operation, i);
+        const ms = await timeOne(sides[side], auth[side], operation, i, info[side]);
         if (i >= 5) times[side].push(ms);
       }
     }
@@ -129,12 +131,13 @@ async function main(): Promise<void> {
       big: { type: 'string', default: '20000' },
       samples: { type: 'string', default: '60' },
       load: { type: 'boolean', default: false },
+      messages: { type: 'string', default: '100000' },
     },
   });
   const text = largeFixtureText(Number(values.users), Number(values.channels), Number(values.big));
-  console.log(`large realm: dev realm + ${values.users} members, ${values.channels} channels of 10, one of ${values.big}`);
+  console.log(`large realm: dev realm + ${values.users} members, ${values.channels} channels of 10, one of ${values.big}, ${values.messages} messages in Verona`);
   if (values.load) await measureLoad(text);
-  await compareOperations(parseFixture(text), Number(values.samples));
+  await compareOperations(parseFixture(text), Number(values.samples), Number(values.messages));
 }
 
 await main();

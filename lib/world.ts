@@ -24,6 +24,7 @@ import type { Stream, Subscription } from './entities/stream.js';
 import type { SettingValue, User } from './entities/user.js';
 import { DeliveryPipeline } from './delivery-delay.js';
 import { EventHub } from './events/hub.js';
+import { MessageMap } from './message-map.js';
 import { type Feature, MAX_FEATURE_LEVEL } from './features.js';
 
 export type IdKind =
@@ -181,7 +182,7 @@ export class World {
   /** Stream ID to (user ID to subscription); inactive subscriptions are kept with `active: false`. */
   readonly subscriptions: ReadonlyMap<number, SubscriberMap> = this.subscriptionsByStream;
   readonly defaultStreamIds = new Set<number>();
-  readonly messages = new Map<number, Message>();
+  readonly messages = new MessageMap();
   readonly drafts = new Map<number, Draft>();
   /** User ID to (stream ID and lower-cased topic) to preference. */
   readonly userTopics = new Map<number, Map<string, UserTopic>>();

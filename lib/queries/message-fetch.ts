@@ -11,6 +11,7 @@ import { isMutedFor, channelByOperand } from '../narrow/lookups.js';
 import { compileNarrow, type MessageTest } from '../narrow/predicates.js';
 import type { SearchQuery } from '../narrow/search.js';
 import type { NarrowTerm } from '../narrow/terms.js';
+import { upperBound } from '../message-map.js';
 import type { World } from '../world.js';
 import { hasChannelContentAccess } from './channel-access.js';
 
@@ -35,9 +36,21 @@ export interface Window {
   readonly foundNewest: boolean;
 }
 
+/**
+ * The messages a reader may search that match a narrow, read lazily outward from a point: a
+ * window touches the messages near its anchor, not the whole history.
+ */
+export interface MatchSource {
+  /** The last `limit` matches with ID <= `max` (every one when `limit` is 0), by ascending ID. */
+  lastUpTo(max: number, limit: number): Message[];
+  /** The first `limit` matches with ID >= `min`, by ascending ID. */
+  firstFrom(min: number, limit: number): Message[];
+}
+
 export interface Matches {
-  /** Every message the reader may search that matches the narrow, by ascending ID. */
-  readonly messages: Message[];
+  readonly source: MatchSource;
+  /** Whether one message is among the matches (for `message_ids`). */
+  readonly includes: (message: Message) => boolean;
   /** Whether messages without a per-user row (history) were searched. */
   readonly includeHistory: boolean;
   readonly search: SearchQuery | undefined;
@@ -77,13 +90,27 @@ export function includesHistory(world: World, viewer: User | null, narrow: reado
 export function matchingMessages(world: World, viewer: User | null, narrow: readonly NarrowTerm[]): Matches {
   const includeHistory = includesHistory(world, viewer, narrow);
   const compiled = compileNarrow({ world, viewer }, narrow);
-  const messages: Message[] = [];
-  for (const message of world.messages.values()) {
-    if (!includeHistory && !(viewer && message.flags.has(viewer.id))) continue;
-    if (compiled.test(message)) messages.push(message);
-  }
-  messages.sort((a, b) => a.id - b.id);
-  return { messages, includeHistory, search: compiled.search, test: compiled.test };
+  const includes = (message: Message): boolean => (includeHistory || (viewer !== null && message.flags.has(viewer.id))) && compiled.test(message);
+  const ids = world.messages.ids;
+  const source: MatchSource = {
+    lastUpTo(max, limit) {
+      const found: Message[] = [];
+      for (let i = upperBound(ids, max) - 1; i >= 0 && (limit === 0 || found.length < limit); i--) {
+        const message = world.messages.get(ids[i] as number);
+        if (message && includes(message)) found.push(message);
+      }
+      return found.reverse();
+    },
+    firstFrom(min, limit) {
+      const found: Message[] = [];
+      for (let i = upperBound(ids, min - 1); i < ids.length && found.length < limit; i++) {
+        const message = world.messages.get(ids[i] as number);
+        if (message && includes(message)) found.push(message);
+      }
+      return found;
+    },
+  };
+  return { source, includes, includeHistory, search: compiled.search, test: compiled.test };
 }
 
 /**
@@ -93,21 +120,22 @@ export function matchingMessages(world: World, viewer: User | null, narrow: read
 export function firstUnreadAnchor(world: World, viewer: User | null, narrow: readonly NarrowTerm[], test: MessageTest): number {
   if (viewer === null) return LARGER_THAN_MAX_MESSAGE_ID;
   const channelLevel = !narrow.some((term) => CHANNEL_OPERATORS.has(term.operator) && channelByOperand(world, term.operand));
-  let first = LARGER_THAN_MAX_MESSAGE_ID;
-  for (const message of world.messages.values()) {
+  // Ascending IDs: the first unread match is the answer.
+  for (const id of world.messages.ids) {
+    const message = world.messages.get(id) as Message;
     const flags = message.flags.get(viewer.id);
-    if (!flags || flags.has('read') || message.id >= first) continue;
+    if (!flags || flags.has('read')) continue;
     if (isMutedFor(world, viewer.id, message, { channelLevel }) || !test(message)) continue;
-    first = message.id;
+    return message.id;
   }
-  return first;
+  return LARGER_THAN_MAX_MESSAGE_ID;
 }
 
 /**
  * The window around `anchor` over `sorted` (ascending IDs), computed as the real server's two
  * limited queries and their post-processing are.
  */
-export function limitToRange(sorted: readonly Message[], anchor: number, request: Omit<RangeRequest, 'anchor'>): Window {
+export function limitToRange(source: MatchSource, anchor: number, request: Omit<RangeRequest, 'anchor'>): Window {
   const { includeAnchor } = request;
   let { numBefore, numAfter } = request;
   const toLeft = anchor === 0;
@@ -115,18 +143,18 @@ export function limitToRange(sorted: readonly Message[], anchor: number, request
   if (toRight) numAfter = 0;
   const needBefore = !toLeft && numBefore > 0;
   const needAfter = !toRight && numAfter > 0;
-  const lastUpTo = (max: number, limit: number) => sorted.filter((m) => m.id <= max).slice(-limit || sorted.length);
-  const firstFrom = (min: number, limit: number) => sorted.filter((m) => m.id >= min).slice(0, limit);
+  const lastUpTo = (max: number, limit: number) => source.lastUpTo(max, limit);
+  const firstFrom = (min: number, limit: number) => source.firstFrom(min, limit);
   let rows: Message[];
   if (needBefore && needAfter) {
     rows = [...lastUpTo(anchor - 1, numBefore), ...firstFrom(anchor, numAfter + 1)];
   } else if (needBefore) {
     const limit = numBefore + (!toRight && includeAnchor ? 1 : 0);
-    rows = toRight ? sorted.slice(-limit) : lastUpTo(anchor - (includeAnchor ? 0 : 1), limit);
+    rows = lastUpTo(toRight ? Number.MAX_SAFE_INTEGER : anchor - (includeAnchor ? 0 : 1), limit);
   } else if (needAfter) {
     rows = firstFrom(anchor + (includeAnchor ? 0 : 1), numAfter + (includeAnchor ? 1 : 0));
   } else {
-    rows = sorted.filter((m) => m.id === anchor);
+    rows = firstFrom(anchor, 1).filter((m) => m.id === anchor);
   }
   let before = toRight ? rows : rows.filter((m) => m.id < anchor);
   const atAnchor = toRight ? [] : rows.filter((m) => m.id === anchor);

@@ -3,6 +3,7 @@
  * highlighting; spectators may read web-public channels) and `GET /messages/matches_narrow`,
  * with the real server's parameters, order of checks and errors.
  */
+import type { Message } from '../../lib/entities/message.js';
 import type { User } from '../../lib/entities/user.js';
 import { badRequest, unauthorized } from '../../lib/errors.js';
 import { FEATURES } from '../../lib/features.js';
@@ -82,11 +83,12 @@ export const getMessages = open({
     };
     if (messageIds !== undefined) {
       const wanted = new Set(messageIds);
-      const messages = fetchedMessages(world, viewer, matches.messages.filter((m) => wanted.has(m.id)), view);
+      const chosen = [...wanted].sort((a, b) => a - b).map((id) => world.messages.get(id)).filter((m): m is Message => m !== undefined && matches.includes(m));
+      const messages = fetchedMessages(world, viewer, chosen, view);
       return { messages, history_limited: false, found_anchor: false, found_oldest: false, found_newest: false };
     }
     const anchorId = anchor ?? firstUnreadAnchor(world, viewer, narrow, matches.test);
-    const window = limitToRange(matches.messages, anchorId, { includeAnchor, numBefore: args.num_before, numAfter: args.num_after });
+    const window = limitToRange(matches.source, anchorId, { includeAnchor, numBefore: args.num_before, numAfter: args.num_after });
     return {
       messages: fetchedMessages(world, viewer, window.messages, view),
       found_anchor: window.foundAnchor,

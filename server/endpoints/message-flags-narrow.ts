@@ -39,7 +39,7 @@ const updateForNarrow = authed({
     const narrow = resolveWith(world, user, narrowParameter(world, { nullable: true }).parse(args.narrow, 'narrow'));
     const matches = matchingMessages(world, user, narrow);
     const anchorId = anchor ?? firstUnreadAnchor(world, user, narrow, matches.test);
-    const window = limitToRange(matches.messages, anchorId, { includeAnchor: args.include_anchor, numBefore, numAfter });
+    const window = limitToRange(matches.source, anchorId, { includeAnchor: args.include_anchor, numBefore, numAfter });
     const operation = checkFlagChange(args.flag, args.op);
     const updated = updateFlagForMessages(world, user, window.messages, operation, args.flag);
     const ids = window.messages.map((m) => m.id);
