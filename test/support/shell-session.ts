@@ -8,10 +8,9 @@ import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:chil
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** What one snippet did: the body of each curl it ran, in order, and its standard output. */
+/** What one snippet did: the body of each curl it ran, in order. */
 export interface SnippetRun {
   readonly responses: readonly string[];
-  readonly stdout: string;
 }
 
 const RECORD_SEPARATOR = '\x1e';
@@ -83,7 +82,7 @@ export class ShellSession {
       }
       await new Promise<void>((resolve) => (this.wake = resolve));
     }
-    return { responses: this.newRecords(), stdout: this.stdout.slice(0, this.stdout.indexOf(DONE)) };
+    return { responses: this.newRecords() };
   }
 
   /** The curl responses recorded since the last call. */
