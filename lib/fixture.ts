@@ -6,9 +6,7 @@ import { defaultChannelSettings, defaultGroupSettings, defaultRealmSettings, sys
 import { SYSTEM_GROUP_NAMES, type SystemGroupName } from './entities/group.js';
 import { newSubscription } from './entities/stream.js';
 import { ROLE, type SettingValue, type User } from './entities/user.js';
-import { ApiError } from './errors.js';
-import { type Fixture, fixtureSchema } from './fixture-schema.js';
-import type { JsonValue } from './json.js';
+import type { Fixture } from './fixture-schema.js';
 import { LayeredMap } from './layered-map.js';
 import { seedMessages } from './fixture-messages.js';
 import { renderMarkdown } from './markdown.js';
@@ -16,53 +14,12 @@ import { syncRoleGroups } from './actions/role-groups.js';
 import { fixtureBotProfile } from './fixture-bots.js';
 import { SETTINGS_BY_NAME, stockDefaults } from './user-settings.js';
 import { World, type WorldOptions } from './world.js';
+import { personalRecords, realmRecords } from './fixture-records.js';
+import { FixtureError, parseTime } from './fixture-parse.js';
 
-export class FixtureError extends Error {
-  override name = 'FixtureError';
-}
-
-/**
- * Fixtures are the operator's own files and can be large (a realm of 100,000 users), so they are
- * read with the engine's JSON parser rather than the strict request parser; objects still become
- * Maps (own keys only, so `__proto__` stays data). Unlike request parameters, `5.0` counts as 5.
- */
-function readFixtureJson(text: string): JsonValue {
-  return asJsonValue(JSON.parse(text));
-}
-
-function asJsonValue(value: unknown): JsonValue {
-  if (value === null || typeof value !== 'object') return value as JsonValue;
-  if (Array.isArray(value)) return value.map(asJsonValue);
-  const map: Map<string, JsonValue> = new Map();
-  for (const key of Object.keys(value)) map.set(key, asJsonValue((value as Record<string, unknown>)[key]));
-  return map;
-}
-
-/** Parses and validates fixture text; throws FixtureError with the location of the problem. */
-export function parseFixture(text: string): Fixture {
-  let json;
-  try {
-    json = readFixtureJson(text);
-  } catch (error) {
-    if (error instanceof SyntaxError) throw new FixtureError(`fixture is not valid JSON: ${error.message}`);
-    throw error;
-  }
-  try {
-    return fixtureSchema.parse(json, 'fixture');
-  } catch (error) {
-    if (error instanceof ApiError) throw new FixtureError(error.message);
-    throw error;
-  }
-}
+export { FixtureError, parseFixture } from './fixture-parse.js';
 
 const API_KEY = /^[A-Za-z0-9]{32}$/;
-
-function parseTime(value: string | undefined, fallback: number, where: string): number {
-  if (value === undefined) return fallback;
-  const ms = Date.parse(value);
-  if (Number.isNaN(ms)) throw new FixtureError(`${where}: not a date: ${value}`);
-  return ms;
-}
 
 class Builder {
   readonly world: World;
@@ -103,8 +60,8 @@ class Builder {
     this.people();
     this.groups();
     this.channels();
-    this.realmRecords();
-    this.personalRecords();
+    realmRecords(this, this.fixture);
+    personalRecords(this, this.fixture);
     seedMessages(this.world, this.fixture.messages ?? [], { user: (e, w) => this.user(e, w), channelId: (n, w) => this.channelId(n, w), fail: (m) => new FixtureError(m) });
     return this.world;
   }
@@ -325,48 +282,6 @@ class Builder {
     w.realm.moderationRequestChannelId = channel(r.moderationRequestChannel, 'fixture.realm.moderationRequestChannel');
   }
 
-  private realmRecords(): void {
-    const w = this.world;
-    (this.fixture.linkifiers ?? []).forEach((entry, order) => {
-      const id = w.ids.next('linkifier');
-      w.linkifiers.set(id, { id, pattern: entry.pattern, urlTemplate: entry.urlTemplate, order });
-    });
-    (this.fixture.customProfileFields ?? []).forEach((entry, order) => {
-      w.ids.reserve('profileField', entry.id);
-      w.customProfileFields.push({ ...entry, order });
-    });
-    (this.fixture.profileData ?? []).forEach((entry, i) => {
-      const user = this.user(entry.user, `fixture.profileData[${i}]`);
-      for (const [fieldId, value] of entry.values) {
-        if (!w.customProfileFields.some((field) => String(field.id) === fieldId)) {
-          throw new FixtureError(`fixture.profileData[${i}]: unknown custom profile field ${fieldId}`);
-        }
-        user.profileData.set(Number(fieldId), value);
-      }
-    });
-    (this.fixture.customEmoji ?? []).forEach((entry, i) => {
-      w.ids.reserve('emoji', entry.id);
-      const authorId = entry.author ? this.user(entry.author, `fixture.customEmoji[${i}]`).id : null;
-      w.realmEmoji.set(entry.id, { id: entry.id, name: entry.name, authorId, deactivated: false });
-    });
-  }
-
-  private personalRecords(): void {
-    const w = this.world;
-    (this.fixture.drafts ?? []).forEach((entry, i) => {
-      const where = `fixture.drafts[${i}]`;
-      const user = this.user(entry.user, where);
-      const to = entry.type === 'stream' ? entry.to.map((name) => this.channelId(name, where)) : entry.to.map((email) => this.user(email, where).id);
-      const id = w.ids.next('draft');
-      w.drafts.set(id, { id, userId: user.id, type: entry.type, to, topic: entry.topic, content: entry.content, lastEditTime: Math.floor(w.now() / 1000) + i });
-    });
-    if (this.fixture.presence === 'allHumans') {
-      for (const user of w.users.values()) {
-        if (user.isBot || !user.isActive) continue;
-        w.presence.set(user.id, { userId: user.id, lastActiveTime: w.now(), lastConnectedTime: w.now(), lastUpdateId: ++w.presenceSequence });
-      }
-    }
-  }
 }
 
 /** The palette new subscriptions take their colour from. */
