@@ -206,7 +206,7 @@ t.test('message events follow apply_markdown, client_gravatar, the empty topic a
 t.test('all_public_streams queues get public channel messages sent to others, with no flags', async (t) => {
   const s = testServer();
   const bot = await register(s.as(IAGO), { all_public_streams: true });
-  const message = { id: 5, type: 'stream', stream_id: s.streamId('Verona'), display_recipient: 'Verona', subject: 'x', sender_email: HAMLET };
+  const message = { id: 99_999, type: 'stream', stream_id: s.streamId('Verona'), display_recipient: 'Verona', subject: 'x', sender_email: HAMLET };
   emit(s, { type: 'message', message, flags: ['read'] }, HAMLET);
   const events = await drain(s.as(IAGO), bot);
   t.equal(events.length, 1);
