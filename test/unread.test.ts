@@ -1,6 +1,6 @@
 import t from 'tap';
 import { CORDELIA, HAMLET, OTHELLO } from './support/channels.js';
-import { testServer, type TestServer } from './support/harness.js';
+import { testServer, withoutSeededMessages, type TestServer } from './support/harness.js';
 
 async function ok(reply: Promise<{ status: number; text: string; body: { id?: number } }>): Promise<number> {
   const r = await reply;
@@ -12,7 +12,7 @@ const unread = async (s: TestServer, email: string, params: Record<string, unkno
   (await s.as(email).post('/register', { fetch_event_types: ['message', 'update_message_flags'], ...params })).body.unread_msgs;
 
 t.test('unread_msgs has the real shape: conversations sorted, topics merged by case, mentions, count and old_unreads_missing', async (t) => {
-  const s = testServer();
+  const s = testServer({ fixture: withoutSeededMessages() });
   const hamlet = s.as(HAMLET);
   const a = await ok(hamlet.post('/messages', { type: 'stream', to: 'Verona', topic: 'Lunch', content: 'hi @**Cordelia, Lear\'s daughter**' }));
   const b = await ok(hamlet.post('/messages', { type: 'stream', to: 'Verona', topic: 'lunch', content: 'more' }));
@@ -31,7 +31,7 @@ t.test('unread_msgs has the real shape: conversations sorted, topics merged by c
 });
 
 t.test('muted channels and topics stay listed but leave count; wildcard mentions there are not mentions', async (t) => {
-  const s = testServer();
+  const s = testServer({ fixture: withoutSeededMessages() });
   await ok(s.as(CORDELIA).post('/user_topics', { stream_id: s.streamId('Verona'), topic: 'quiet', visibility_policy: 1 }));
   const muted = await ok(s.as(HAMLET).post('/messages', { type: 'stream', to: 'Verona', topic: 'quiet', content: '@**all** hello' }));
   const loud = await ok(s.as(HAMLET).post('/messages', { type: 'stream', to: 'Verona', topic: 'loud', content: '@**all** hello' }));
@@ -50,7 +50,7 @@ t.test('muted channels and topics stay listed but leave count; wildcard mentions
 
 t.test('older levels: sender_id alone before 119, sender_ids on topics before 90, no old_unreads_missing before 44', async (t) => {
   for (const level of [118, 89, 43]) {
-    const s = testServer({ featureLevel: level });
+    const s = testServer({ fixture: withoutSeededMessages(), featureLevel: level });
     await ok(s.as(HAMLET).post('/messages', { type: 'stream', to: 'Verona', topic: 'lunch', content: 'x' }));
     await ok(s.as(HAMLET).post('/messages', { type: 'private', to: [s.id(CORDELIA)], content: 'x' }));
     const state = await unread(s, CORDELIA);
@@ -62,7 +62,7 @@ t.test('older levels: sender_id alone before 119, sender_ids on topics before 90
 });
 
 t.test('the empty topic is "general chat" for clients without empty_topic_name', async (t) => {
-  const s = testServer();
+  const s = testServer({ fixture: withoutSeededMessages() });
   await ok(s.as(HAMLET).post('/messages', { type: 'stream', to: 'Verona', topic: '', content: 'x' }));
   t.equal((await unread(s, CORDELIA)).streams[0].topic, 'general chat');
   t.equal((await unread(s, CORDELIA, { client_capabilities: { empty_topic_name: true } })).streams[0].topic, '');
