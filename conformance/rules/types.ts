@@ -39,6 +39,13 @@ export interface Rule {
   readonly levels?: FeatureRange;
   /** True when the rule changes server state (`--read-only` leaves it out). */
   readonly writes: boolean;
+  /**
+   * True when the rule changes what every member inherits (realm user-settings defaults, `PATCH
+   * /realm` settings, linkifiers and their order, default channels), even if it restores them:
+   * skipped unless the run allows realm-wide writes (`--allow-realm-writes`; on by default
+   * against the embedded server only).
+   */
+  readonly realmWide?: boolean;
   /** Identities and capabilities; the rule is skipped (with the reason) when one is missing. */
   readonly needs?: readonly Need[];
   /** The known deviation this rule may observe (conformance/deviations.ts). */
