@@ -4,6 +4,7 @@
  */
 import type { RuleResult, SuiteResult } from '../results.js';
 import { detailLines, failureLines } from './failure-text.js';
+import { coverageReport, runProblems } from './run-notes.js';
 
 /** Escapes text for XML 1.0 content and attribute values. */
 export function xmlEscape(text: string): string {
@@ -42,9 +43,19 @@ export function renderJunit(result: SuiteResult): string {
   const groups = new Map<string, RuleResult[]>();
   for (const rule of result.results) groups.set(rule.endpoint, [...(groups.get(rule.endpoint) ?? []), rule]);
   const { counts } = result;
+  const problems = runProblems(result);
+  const runFailed = problems.length > 0 ? 1 : 0;
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="chat-conformance" tests="${counts.total}" failures="${counts.failed}" errors="0" skipped="${counts.skipped}" time="${seconds(result.durationMs)}">`,
+    `<testsuites name="chat-conformance" tests="${counts.total + 1}" failures="${counts.failed + runFailed}" errors="0" skipped="${counts.skipped}" time="${seconds(result.durationMs)}">`,
+    // The run itself is one test case: it fails when state was left changed, the run was interrupted or --fail-on-skip applied.
+    `  <testsuite name="run" tests="1" failures="${runFailed}" errors="0" skipped="0" time="0.000" timestamp="${result.startedAt}">`,
+    `    <properties>${result.coverage.entries.map((entry) => `<property name="${entry.kind}.${xmlEscape(entry.name)}" value="${entry.available ? 'available' : 'missing'}; ${entry.skippedRules} skipped"/>`).join('')}</properties>`,
+    `    <testcase classname="run" name="cleanups and coverage" time="0.000">`,
+    ...(runFailed ? [`      <failure message="${xmlEscape(problems[0] ?? '')}" type="run">${xmlEscape(problems.join('\n'))}</failure>`] : []),
+    `      <system-out>${xmlEscape(coverageReport(result).join('\n'))}</system-out>`,
+    '    </testcase>',
+    '  </testsuite>',
   ];
   for (const endpoint of [...groups.keys()].sort()) {
     const rules = groups.get(endpoint) ?? [];

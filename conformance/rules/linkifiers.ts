@@ -55,6 +55,7 @@ const createListed: Rule = {
   section: '2.10; 4.16; 4.19',
   levels: { min: LIST_LEVEL },
   writes: true,
+  realmWide: true,
   needs: ['admin'],
   async run(ctx) {
     await guardOthers(ctx);
@@ -89,6 +90,7 @@ const duplicatePattern: Rule = {
   section: '2.6; 4.16',
   levels: { min: LIST_LEVEL },
   writes: true,
+  realmWide: true,
   needs: ['admin'],
   async run(ctx) {
     await guardOthers(ctx);
@@ -124,6 +126,7 @@ const invalidPattern: Rule = {
   section: '4.16',
   levels: { min: LIST_LEVEL },
   writes: true,
+  realmWide: true,
   needs: ['admin'],
   async run(ctx) {
     await guardOthers(ctx);
@@ -148,6 +151,7 @@ const invalidTemplate: Rule = {
   section: '2.6; 4.16',
   levels: { min: URL_TEMPLATE_LEVEL },
   writes: true,
+  realmWide: true,
   needs: ['admin'],
   async run(ctx) {
     await guardOthers(ctx);
@@ -170,6 +174,7 @@ const groupsMatchVariables: Rule = {
   section: '2.6; 4.16',
   levels: { min: URL_TEMPLATE_LEVEL },
   writes: true,
+  realmWide: true,
   needs: ['admin'],
   async run(ctx) {
     await guardOthers(ctx);

@@ -37,8 +37,12 @@ async function ownModerationChannel(ctx: RuleContext): Promise<RunChannel> {
   const admin = ctx.as('admin');
   const previous = await moderationChannelId(admin);
   const channel = await createChannel(ctx, 'admin', 'moderation', { inviteOnly: true });
-  ctx.cleanup('restore the moderation request channel', async (c) => {
-    await c.as('admin').patch('/realm', { moderation_request_channel_id: previous });
+  ctx.cleanup(`restore the moderation request channel (realm setting moderation_request_channel_id = ${previous})`, async (c) => {
+    const reply = await c.as('admin').patch('/realm', { moderation_request_channel_id: previous });
+    if (reply.status !== 200) throw new Error(`PATCH /realm answered HTTP ${reply.status} ${reply.text.slice(0, 200)}`);
+    // Read back: a restore that did not take leaves every member's reports going to the run's channel.
+    const now = await moderationChannelId(c.as('admin'));
+    if (now !== previous) throw new Error(`moderation_request_channel_id is ${now} after the restore, expected ${previous}`);
   });
   expectSuccess(await admin.patch('/realm', { moderation_request_channel_id: channel.id }));
   return channel;
@@ -84,6 +88,7 @@ const invalidType: Rule = {
   section: '4.14',
   levels: { min: REPORT_LEVEL },
   writes: true,
+  realmWide: true,
   needs: NEEDS,
   async run(ctx) {
     const { message } = await reportingSetup(ctx);
@@ -103,6 +108,7 @@ const otherNeedsDescription: Rule = {
   section: '4.14',
   levels: { min: REPORT_LEVEL },
   writes: true,
+  realmWide: true,
   needs: NEEDS,
   async run(ctx) {
     const { message } = await reportingSetup(ctx);
@@ -122,6 +128,7 @@ const descriptionLimit: Rule = {
   section: '4.14; 8',
   levels: { min: REPORT_LEVEL },
   writes: true,
+  realmWide: true,
   needs: NEEDS,
   async run(ctx) {
     const { message } = await reportingSetup(ctx);
@@ -161,6 +168,7 @@ const inaccessible: Rule = {
   section: '4.14; 7',
   levels: { min: REPORT_LEVEL },
   writes: true,
+  realmWide: true,
   needs: NEEDS,
   async run(ctx) {
     await ownModerationChannel(ctx);
@@ -181,6 +189,7 @@ const ignoredReported: Rule = {
   section: '1 convention 4; 4.14',
   levels: { min: REPORT_LEVEL },
   writes: true,
+  realmWide: true,
   needs: NEEDS,
   async run(ctx) {
     const { message } = await reportingSetup(ctx);
@@ -223,6 +232,7 @@ const notificationPosted: Rule = {
   section: '4.14',
   levels: { min: REPORT_LEVEL },
   writes: true,
+  realmWide: true,
   needs: NEEDS,
   async run(ctx) {
     const { moderation, message } = await reportingSetup(ctx);
