@@ -54,10 +54,11 @@ function newClient(
   });
 }
 
-/** Clients for cleanups: any identity of the run, recording into `transcript`, bounded by `signal`. */
-export function makeCleanupContext(env: RunEnvironment, transcript: Transcript, signal: AbortSignal): CleanupContext {
+/** Clients for cleanups: any identity of the run, recording into `transcript`, bounded by `signal`; notes go to `note`. */
+export function makeCleanupContext(env: RunEnvironment, transcript: Transcript, signal: AbortSignal, note: (message: string) => void): CleanupContext {
   setMaxListeners(1000, signal);
   return {
+    note,
     as: (who) => {
       const identity = who === 'user' ? env.pool.primary() : env.pool.get(who as IdentityName);
       if (!identity) throw new Error(`cleanup: no identity '${who}'`);
@@ -99,7 +100,7 @@ export class RuleScope {
 
   /** Fresh clients for cleanups (not tied to the rule's timeout). */
   cleanupContext(signal: AbortSignal): CleanupContext {
-    return makeCleanupContext(this.env, this.transcript, signal);
+    return makeCleanupContext(this.env, this.transcript, signal, (message) => void this.notes.push(message));
   }
 
   private identityFor(who: IdentityName | 'user'): Identity {

@@ -198,7 +198,7 @@ export async function runRules(target: Target, options: RunOptions = {}): Promis
   }
 
   const cleanupAbort = new AbortController();
-  const runCleanupErrors = await runCleanups.runAll(makeCleanupContext(env, setupTranscript, cleanupAbort.signal), settings.cleanupTimeoutMs);
+  const runCleanupErrors = await runCleanups.runAll(makeCleanupContext(env, setupTranscript, cleanupAbort.signal, (message) => void warnings.push(message)), settings.cleanupTimeoutMs);
   cleanupAbort.abort(new Error('cleanup phase over'));
   const counts = countOutcomes(results);
   const coverage = computeCoverage(pool, capabilityStates(info, realmWrites, options, throwaway), results);

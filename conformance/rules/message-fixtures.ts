@@ -9,7 +9,7 @@ import type { ApiClient } from '../client/api-client.js';
 import type { IdentityName } from '../credentials/types.js';
 import { expectShape, expectSuccess } from '../expect/assert.js';
 import { v } from '../expect/shape.js';
-import { streamIdOf } from './channel-fixtures.js';
+import { notArchived, streamIdOf } from './channel-fixtures.js';
 import type { RuleContext } from './types.js';
 
 /** A channel the run created. */
@@ -42,6 +42,7 @@ export async function createChannel(ctx: RuleContext, creator: IdentityName, lab
     const archived = await c.as(creator).delete(`/streams/${id}`);
     if (archived.status === 200) return;
     for (const who of [creator, ...members]) await c.as(who).delete('/users/me/subscriptions', { subscriptions: [name] });
+    c.note(notArchived(name, archived.status));
   });
   return { id, name };
 }
