@@ -41,10 +41,10 @@ export function tapPoint(result: RuleResult, number: number): string {
   return `${testPoint(result, number).join('\n')}\n`;
 }
 
-/** The summary after the last test point: coverage, problems of the run (left-changed state first), counts. */
+/** The summary after the last test point: counts, seed, coverage, then the problems of the run (left-changed state first). */
 export function tapFooter(result: SuiteResult): string {
   const { counts } = result;
-  const comments = [...runProblems(result), ...coverageReport(result), `passed ${counts.passed}, failed ${counts.failed}, skipped ${counts.skipped}`, `seed ${result.seed}`];
+  const comments = [`passed ${counts.passed}, failed ${counts.failed}, skipped ${counts.skipped}`, `seed ${result.seed}`, ...coverageReport(result), ...runProblems(result)];
   // Every test point may be `ok` while the run failed (state left changed, interrupted, --fail-on-skip): a bail-out makes TAP consumers fail.
   const bail = !result.ok && counts.failed === 0 ? `Bail out! ${oneLine(runProblems(result)[0] ?? 'the run failed')}\n` : '';
   return comments.map((line) => `# ${line}\n`).join('') + bail;
