@@ -33,6 +33,8 @@ export interface RunEnvironment {
   readonly rateLimit?: RateLimitPolicy;
   /** Run-wide counter for `ctx.name()`. */
   nextNameNumber(): number;
+  /** Fixtures shared by the rules of the run (`ctx.runShared`), by key. */
+  readonly shared: Map<string, Promise<unknown>>;
 }
 
 function newClient(
@@ -136,6 +138,15 @@ export class RuleScope {
         if (!(rule.needs ?? []).includes('throwaway-user')) throw new Error(`rule ${rule.id} must list 'throwaway-user' in needs`);
         const identity = await env.throwaway.take();
         return { identity, client: self.client(basicAuthorization(identity.email, identity.apiKey), signal) };
+      },
+      runShared<T>(key: string, create: () => Promise<T>): Promise<T> {
+        let made = env.shared.get(key) as Promise<T> | undefined;
+        if (!made) {
+          made = create();
+          env.shared.set(key, made);
+          made.catch(() => env.shared.delete(key));
+        }
+        return made;
       },
       name: (label) => `${env.runTag}-${label}-${env.nextNameNumber()}`,
       property: (name, arbitraries, predicate, options) =>

@@ -168,6 +168,7 @@ export async function runRules(target: Target, options: RunOptions = {}): Promis
     requestTimeoutMs,
     ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
     nextNameNumber: () => ++names,
+    shared: new Map(),
   };
   const summary: TargetSummary = {
     kind: info.kind,

@@ -180,3 +180,36 @@ t.test('SIGINT during a CLI run writes a partial report after the cleanups and e
     t.match(stderr, new RegExp(`${signal}: stopping after cleanups`));
   }
 });
+
+t.test('rules that need no channel of their own share one run channel, archived at the end; a target that cannot archive gets it named', async (t) => {
+  const created: string[] = [];
+  const archived: string[] = [];
+  const record = (refuseArchive: boolean): Mutation => async (request, next) => {
+    const body = decodeURIComponent(new TextDecoder().decode(request.body));
+    if (request.method === 'POST' && request.path === '/api/v1/users/me/subscriptions') created.push(...(body.match(/conf-[a-z0-9]+-run-channel-\d+/g) ?? []));
+    if (request.method === 'DELETE' && request.path.startsWith('/api/v1/streams/')) {
+      if (refuseArchive) return { status: 404, headers: { 'content-type': 'application/json' }, body: '{"result":"error","code":"BAD_REQUEST","msg":"Invalid channel ID"}\n' };
+      archived.push(request.path);
+    }
+    return next(request);
+  };
+  const only = ['report-message/invalid-report-type-bad-request', 'report-message/other-requires-description'];
+  const { app, handler } = brokenApp(record(false));
+  try {
+    const result = await runSuite({ handler, numRuns: 2, seed: 5, only });
+    t.same(result.results.map((rule) => rule.outcome), ['passed', 'passed']);
+    t.equal(new Set(created).size, 1, 'one run channel for both rules');
+    t.ok(archived.length >= 3, 'the run channel and each rule\'s moderation channel are archived');
+    t.same(result.warnings.filter((line) => /not archived/.test(line)), []);
+  } finally {
+    app.close();
+  }
+  const refusing = brokenApp(record(true));
+  try {
+    const result = await runSuite({ handler: refusing.handler, numRuns: 2, seed: 5, only: [only[0]!] });
+    t.match(result.warnings, [/channel conf-[a-z0-9]+-run-channel-\d+ not archived \(DELETE \/streams\/\{id\} answered HTTP 404\): the run's identities left it, it stays active/]);
+    t.match(result.results[0]?.notes, [/channel conf-[a-z0-9]+-moderation-\d+ not archived/]);
+  } finally {
+    refusing.app.close();
+  }
+});

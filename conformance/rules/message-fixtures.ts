@@ -47,6 +47,30 @@ export async function createChannel(ctx: RuleContext, creator: IdentityName, lab
   return { id, name };
 }
 
+/**
+ * The run's one public channel, for rules that need some channel but none of their own (they keep
+ * apart by topic): created by the administrator with every identity of the run subscribed,
+ * archived when the run ends. The rule must list `admin` in `needs`.
+ */
+export function runChannel(ctx: RuleContext): Promise<RunChannel> {
+  return ctx.runShared('run-channel', async () => {
+    const name = ctx.name('run-channel');
+    const client = ctx.as('admin');
+    const principals = ctx.identities.filter((identity) => !identity.isBot).map((identity) => identity.userId);
+    const reply = await client.post('/users/me/subscriptions', { subscriptions: [{ name, description: '' }], principals });
+    expectSuccess(reply);
+    const id = await streamIdOf(client, name);
+    ctx.cleanup(`archive the run channel ${name}`, async (c) => {
+      const archived = await c.as('admin').delete(`/streams/${id}`);
+      if (archived.status === 200) return;
+      // An administrator may unsubscribe others: every identity of the run leaves at once.
+      await c.as('admin').delete('/users/me/subscriptions', { subscriptions: [name], principals });
+      c.note(notArchived(name, archived.status));
+    }, { scope: 'run' });
+    return { id, name };
+  });
+}
+
 /** Sends a channel message as `client` and returns its ID. */
 export async function sendToChannel(client: ApiClient, channelId: number, topic: string, content: string): Promise<number> {
   const reply = await client.post('/messages', { type: 'stream', to: channelId, topic, content });

@@ -12,7 +12,7 @@ import { check, expectError, expectShape, expectSuccess, fail } from '../expect/
 import { v } from '../expect/shape.js';
 import { byCodePoint, printableText, unknownParamName } from './arbitraries.js';
 import { expectUnauthorized } from './credentials-required.js';
-import { createChannel, FAR_ID_FLOOR, fetchState, maxMessageId, type RunChannel, sendToChannel } from './message-fixtures.js';
+import { createChannel, FAR_ID_FLOOR, fetchState, maxMessageId, type RunChannel, runChannel, sendToChannel } from './message-fixtures.js';
 import type { Rule, RuleContext } from './types.js';
 import { EVENT_DEADLINE_MS } from './event-waits.js';
 
@@ -48,9 +48,9 @@ async function ownModerationChannel(ctx: RuleContext): Promise<RunChannel> {
   return channel;
 }
 
-/** A message the second member sent to a public channel of the run (the member is subscribed too). */
+/** A message the second member sent to the run channel, in a topic of its own (the member is subscribed too). */
 async function reportedMessage(ctx: RuleContext): Promise<{ id: number; content: string }> {
-  const channel = await createChannel(ctx, 'admin', 'reported', { members: ['member', 'second-member'] });
+  const channel = await runChannel(ctx);
   const content = ctx.name('reported-content');
   return { id: await sendToChannel(ctx.as('second-member'), channel.id, ctx.name('topic'), content), content };
 }

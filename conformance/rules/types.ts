@@ -101,6 +101,13 @@ export interface RuleContext {
   /** A user created for this rule alone (needs `throwaway-user`); deactivated when the run ends. */
   throwawayUser(): Promise<ThrowawayUser>;
 
+  /**
+   * A fixture made once per run by the first rule that asks (`create` runs in that rule's context;
+   * its cleanups must be run-scoped) and reused by later rules, such as the one run channel
+   * rules post to when they need no channel of their own. A failed creation is retried by the next rule.
+   */
+  runShared<T>(key: string, create: () => Promise<T>): Promise<T>;
+
   /** A unique name carrying the run tag: `name('group')` gives `conf-k3x9q2-group-1`. */
   name(label: string): string;
 
