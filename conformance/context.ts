@@ -164,8 +164,8 @@ export class RuleScope {
         }
       },
       note: (message) => void this.notes.push(message),
-      skip: (reason) => {
-        throw new RuleSkip(reason);
+      skip: (reason, missing) => {
+        throw new RuleSkip(reason, missing);
       },
     };
   }

@@ -113,6 +113,7 @@ export async function runRule(env: RunEnvironment, rule: Rule, settings: RuleRun
     } else if (error instanceof RuleSkip) {
       outcome = 'skipped';
       skipReason = error.message;
+      skipCause = error.missing;
     } else {
       outcome = 'failed';
       // Give aborted requests a moment to settle, so their exchanges appear in the report.

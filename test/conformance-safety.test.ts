@@ -126,6 +126,8 @@ t.test('the sole-owner rule is skipped when the administrator cleanups act as is
     t.equal(sole?.outcome, 'skipped');
     t.match(sole?.skipReason, /administrator other than the owner/);
     t.equal(sole?.requests, 0, 'not even the owner list was fetched');
+    t.equal(sole?.skipCause, 'admin');
+    t.match(result.coverage.entries.find((item) => item.name === 'admin'), { available: true, detail: /desdemona@zulip\.com \(owner, flags\)/, skippedRules: 1 });
   } finally {
     app.close();
   }

@@ -109,7 +109,7 @@ const soleOwner: Rule = {
     // Cleanups (the owner's reactivation, the run's own) act as the administrator: should a
     // non-conforming server deactivate the owner, that identity must still be able to act.
     if (ctx.identity('admin').userId === owner.userId) {
-      ctx.skip('needs an administrator other than the owner: cleanups run as the administrator, which must never be the user this rule tries to deactivate');
+      ctx.skip('needs an administrator other than the owner: cleanups run as the administrator, which must never be the user this rule tries to deactivate', 'admin');
     }
     const members = await ctx.as('admin').get('/users');
     const rows = expectShape(expectSuccess(members), v.object({ members: v.array(v.object({ user_id: v.int(), role: v.optional(v.int()), is_owner: v.optional(v.bool()), is_bot: v.bool(), is_active: v.bool() })) }), 'body', members).members;

@@ -130,6 +130,9 @@ export interface RuleContext {
   deviation(id: DeviationId, detail: string): void;
   /** A note shown with the result (not a failure). */
   note(message: string): void;
-  /** Ends the rule as skipped (the target cannot exercise it, e.g. no suitable data). */
-  skip(reason: string): never;
+  /**
+   * Ends the rule as skipped (the target cannot exercise it, e.g. no suitable data). `missing`
+   * names the identity or capability the run lacked, when that is why (counted in the coverage).
+   */
+  skip(reason: string, missing?: string): never;
 }
