@@ -215,3 +215,16 @@ t.test('rules that need no channel of their own share one run channel, archived 
     refusing.app.close();
   }
 });
+
+t.test('--list marks realm-wide rules, and --list --json gives each rule\'s realmWide flag and needs', async (t) => {
+  const run = async (argv: string[]) => {
+    let stdout = '';
+    const code = await main({ argv, env: {}, stdout: { write: (text: string) => void (stdout += text) }, stderr: { write: () => undefined }, embedded: () => { throw new Error('not needed'); } } as Parameters<typeof main>[0]);
+    return { code, stdout };
+  };
+  const text = await run(['--list', '--only', 'linkifiers/*']);
+  t.match(text.stdout, new RegExp(`${REALM_WIDE.replace('/', '\\/')} +section [^\n]+realm-wide `));
+  const json = await run(['--list', '--json', '--feature-level', '415', '--only', `${REALM_WIDE},${NEEDS_USERS}`]);
+  const listing = JSON.parse(json.stdout) as { rules: Array<{ id: string; realmWide: boolean; needs: string[] }> };
+  t.same(listing.rules.map((rule) => [rule.id, rule.realmWide, rule.needs]), [[NEEDS_USERS, false, ['admin', 'throwaway-user']], [REALM_WIDE, true, ['admin']]]);
+});
