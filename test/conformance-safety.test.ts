@@ -228,3 +228,18 @@ t.test('--list marks realm-wide rules, and --list --json gives each rule\'s real
   const listing = JSON.parse(json.stdout) as { rules: Array<{ id: string; realmWide: boolean; needs: string[] }> };
   t.same(listing.rules.map((rule) => [rule.id, rule.realmWide, rule.needs]), [[NEEDS_USERS, false, ['admin', 'throwaway-user']], [REALM_WIDE, true, ['admin']]]);
 });
+
+t.test('--allow-user-creation against a real target without --throwaway-email-domain is bad usage (exit 2), before any request', async (t) => {
+  let stderr = '';
+  const code = await main({
+    argv: ['--base-url', 'http://127.0.0.1:9', '--allow-user-creation'],
+    env: {},
+    stdout: { write: () => undefined },
+    stderr: { write: (text: string) => void (stderr += text) },
+    embedded: () => {
+      throw new Error('not needed');
+    },
+  } as Parameters<typeof main>[0]);
+  t.equal(code, 2);
+  t.match(stderr, /--allow-user-creation needs --throwaway-email-domain DOMAIN/);
+});
