@@ -38,18 +38,16 @@ export class NeedChecker {
     const { min, max } = rule.levels ?? {};
     if (min !== undefined && level < min) return { reason: `needs feature level >= ${min} (target: ${level})`, cause: 'level' };
     if (max !== undefined && level > max) return { reason: `applies up to feature level ${max} (target: ${level})`, cause: 'level' };
+    const realmWriteRefused = rule.realmWide === true && !this.realmWrites;
     for (const need of rule.needs ?? []) {
+      // Never create a user (the throwaway probe does) for a rule that will not run anyway.
+      if (need === 'throwaway-user' && realmWriteRefused) break;
       const reason = await this.check(need);
       if (reason !== undefined) return { reason, cause: need };
     }
     // Checked after the identities, so a rule the run could not run anyway counts for them.
-    if (rule.realmWide && !this.realmWrites) return { reason: REALM_WRITES_REASON, cause: 'realm-writes' };
+    if (realmWriteRefused) return { reason: REALM_WRITES_REASON, cause: 'realm-writes' };
     return undefined;
-  }
-
-  /** Why the run cannot create users, or undefined when it can (probes once). */
-  async throwawayReason(): Promise<string | undefined> {
-    return this.throwaway.availability();
   }
 
   private async check(need: Need): Promise<string | undefined> {

@@ -243,3 +243,16 @@ t.test('--allow-user-creation against a real target without --throwaway-email-do
   t.equal(code, 2);
   t.match(stderr, /--allow-user-creation needs --throwaway-email-domain DOMAIN/);
 });
+
+t.test('a realm-wide rule that needs throwaway users creates none when realm-wide writes are not allowed', async (t) => {
+  let creations = 0;
+  const count: Mutation = async (request, next) => {
+    if (request.method === 'POST' && request.path === '/api/v1/users') creations++;
+    return next(request);
+  };
+  const id = 'user-settings-defaults/only-new-users-get-defaults';
+  const result = await runAsDeployment({ only: [id], allowUserCreation: true, throwawayEmailDomain: 'example.org' }, count);
+  t.match(outcome(result, id), { outcome: 'skipped', skipCause: 'realm-writes' });
+  t.equal(creations, 0);
+  t.match(entry(result, 'throwaway-user'), { available: true, detail: 'allowed; no rule needed one' });
+});
