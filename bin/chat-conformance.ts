@@ -23,6 +23,22 @@ process.exitCode = await main({
   stdout: process.stdout,
   stderr: process.stderr,
   version: packageVersion(),
+  onSignal(listener) {
+    let received = 0;
+    const handle = (signal: 'SIGINT' | 'SIGTERM') => {
+      // The first signal lets the run clean up; a second one means "now".
+      if (++received > 1) process.exit(signal === 'SIGINT' ? 130 : 143);
+      listener(signal);
+    };
+    const onInt = () => handle('SIGINT');
+    const onTerm = () => handle('SIGTERM');
+    process.on('SIGINT', onInt);
+    process.on('SIGTERM', onTerm);
+    return () => {
+      process.off('SIGINT', onInt);
+      process.off('SIGTERM', onTerm);
+    };
+  },
   embedded(featureLevel) {
     const app = createApp({
       ...(featureLevel === undefined ? {} : { featureLevel }),

@@ -11,6 +11,11 @@ export interface CleanupContext {
   /** A client for one of the rule's identities, not tied to the rule's timeout. */
   as(who: Need): ApiClient;
   readonly anonymous: ApiClient;
+  /**
+   * Records what a cleanup could not undo but is no failure of the run (a channel the target
+   * cannot archive, left by every identity): shown with the rule, or as a run warning.
+   */
+  note(message: string): void;
 }
 
 export type CleanupFn = (c: CleanupContext) => Promise<void>;

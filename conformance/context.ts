@@ -33,6 +33,8 @@ export interface RunEnvironment {
   readonly rateLimit?: RateLimitPolicy;
   /** Run-wide counter for `ctx.name()`. */
   nextNameNumber(): number;
+  /** Fixtures shared by the rules of the run (`ctx.runShared`), by key. */
+  readonly shared: Map<string, Promise<unknown>>;
 }
 
 function newClient(
@@ -54,10 +56,11 @@ function newClient(
   });
 }
 
-/** Clients for cleanups: any identity of the run, recording into `transcript`, bounded by `signal`. */
-export function makeCleanupContext(env: RunEnvironment, transcript: Transcript, signal: AbortSignal): CleanupContext {
+/** Clients for cleanups: any identity of the run, recording into `transcript`, bounded by `signal`; notes go to `note`. */
+export function makeCleanupContext(env: RunEnvironment, transcript: Transcript, signal: AbortSignal, note: (message: string) => void): CleanupContext {
   setMaxListeners(1000, signal);
   return {
+    note,
     as: (who) => {
       const identity = who === 'user' ? env.pool.primary() : env.pool.get(who as IdentityName);
       if (!identity) throw new Error(`cleanup: no identity '${who}'`);
@@ -99,7 +102,7 @@ export class RuleScope {
 
   /** Fresh clients for cleanups (not tied to the rule's timeout). */
   cleanupContext(signal: AbortSignal): CleanupContext {
-    return makeCleanupContext(this.env, this.transcript, signal);
+    return makeCleanupContext(this.env, this.transcript, signal, (message) => void this.notes.push(message));
   }
 
   private identityFor(who: IdentityName | 'user'): Identity {
@@ -136,6 +139,15 @@ export class RuleScope {
         const identity = await env.throwaway.take();
         return { identity, client: self.client(basicAuthorization(identity.email, identity.apiKey), signal) };
       },
+      runShared<T>(key: string, create: () => Promise<T>): Promise<T> {
+        let made = env.shared.get(key) as Promise<T> | undefined;
+        if (!made) {
+          made = create();
+          env.shared.set(key, made);
+          made.catch(() => env.shared.delete(key));
+        }
+        return made;
+      },
       name: (label) => `${env.runTag}-${label}-${env.nextNameNumber()}`,
       property: (name, arbitraries, predicate, options) =>
         properties.run(name, fc.asyncProperty(...(arbitraries as [fc.Arbitrary<unknown>]), predicate as (...args: unknown[]) => Promise<boolean | void>), options),
@@ -152,8 +164,8 @@ export class RuleScope {
         }
       },
       note: (message) => void this.notes.push(message),
-      skip: (reason) => {
-        throw new RuleSkip(reason);
+      skip: (reason, missing) => {
+        throw new RuleSkip(reason, missing);
       },
     };
   }

@@ -19,6 +19,14 @@ export class RuleFailure extends Error {
 /** Thrown by `ctx.skip(reason)`: the rule cannot run on this target (recorded as skipped). */
 export class RuleSkip extends Error {
   override readonly name = 'RuleSkip';
+
+  /** `missing`: the identity or capability the run lacked (counted in the report's coverage). */
+  constructor(
+    message: string,
+    readonly missing?: string,
+  ) {
+    super(message);
+  }
 }
 
 /** The invocation is wrong (bad flag value, unknown rule glob for --replay ...). Exit status 2. */

@@ -11,6 +11,15 @@ import type { TargetInfo } from './targets/target.js';
 
 const IDENTITY_HINT = 'pass more credentials (--email/--api-key, --config-file) or use a development server';
 
+/** Why a rule cannot run, and what was missing (`owner`, `throwaway-user`, `realm-writes`, `level`). */
+export interface Unmet {
+  readonly reason: string;
+  readonly cause: string;
+}
+
+export const REALM_WRITES_REASON =
+  'changes realm-wide settings every member inherits (restored afterwards): pass --allow-realm-writes to run it';
+
 export class NeedChecker {
   private devEndpoints: Promise<string | undefined> | undefined;
 
@@ -19,18 +28,25 @@ export class NeedChecker {
     private readonly pool: IdentityPool,
     private readonly throwaway: ThrowawayUsers,
     private readonly anonymous: ApiClient,
+    /** Whether rules marked `realmWide` may run. */
+    private readonly realmWrites: boolean,
   ) {}
 
   /** Why the rule cannot run here, or undefined when it can. */
-  async unmet(rule: Rule): Promise<string | undefined> {
+  async unmet(rule: Rule): Promise<Unmet | undefined> {
     const level = this.info.featureLevel;
     const { min, max } = rule.levels ?? {};
-    if (min !== undefined && level < min) return `needs feature level >= ${min} (target: ${level})`;
-    if (max !== undefined && level > max) return `applies up to feature level ${max} (target: ${level})`;
+    if (min !== undefined && level < min) return { reason: `needs feature level >= ${min} (target: ${level})`, cause: 'level' };
+    if (max !== undefined && level > max) return { reason: `applies up to feature level ${max} (target: ${level})`, cause: 'level' };
+    const realmWriteRefused = rule.realmWide === true && !this.realmWrites;
     for (const need of rule.needs ?? []) {
+      // Never create a user (the throwaway probe does) for a rule that will not run anyway.
+      if (need === 'throwaway-user' && realmWriteRefused) break;
       const reason = await this.check(need);
-      if (reason !== undefined) return reason;
+      if (reason !== undefined) return { reason, cause: need };
     }
+    // Checked after the identities, so a rule the run could not run anyway counts for them.
+    if (realmWriteRefused) return { reason: REALM_WRITES_REASON, cause: 'realm-writes' };
     return undefined;
   }
 

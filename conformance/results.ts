@@ -61,6 +61,12 @@ export interface RuleResult {
   readonly outcome: Outcome;
   readonly durationMs: number;
   readonly skipReason?: string;
+  /**
+   * What the run lacked, for skips the runner decided: an identity (`owner`), a capability
+   * (`throwaway-user`, `realm-writes`, ...), `level` (outside the rule's feature levels) or
+   * `bail`/`interrupted`. Absent for a skip the rule itself decided (no suitable data).
+   */
+  readonly skipCause?: string;
   readonly failure?: FailureInfo;
   readonly deviations: readonly DeviationRecord[];
   readonly notes: readonly string[];
@@ -91,9 +97,40 @@ export interface SuiteResult {
   readonly identities: readonly string[];
   readonly warnings: readonly string[];
   readonly results: readonly RuleResult[];
+  /** Which identities and capabilities the run had, and how many rules each missing one skipped. */
+  readonly coverage: Coverage;
+  /**
+   * Cleanups that failed (rule and run level): state the run left changed on the target, named.
+   * Any entry fails the run.
+   */
+  readonly leftChanged: readonly string[];
+  /** The signal that interrupted the run (rules after it were not run; cleanups still ran). */
+  readonly interrupted?: 'SIGINT' | 'SIGTERM';
+  /** True with `--fail-on-skip` and at least one rule skipped for a missing identity or capability. */
+  readonly failedOnSkip: boolean;
   readonly counts: { readonly total: number; readonly passed: number; readonly failed: number; readonly skipped: number };
-  /** True when no rule failed. */
+  /** True when no rule failed, every cleanup succeeded, the run was not interrupted and no skip failed it. */
   readonly ok: boolean;
+}
+
+/** One identity or capability: whether the run had it, and the rules skipped for its lack. */
+export interface CoverageEntry {
+  /** `owner`, `admin`, `moderator`, `member`, `second-member`, `guest`, `throwaway-user`, `realm-writes`, ... */
+  readonly name: string;
+  readonly kind: 'identity' | 'capability';
+  readonly available: boolean;
+  /** Who fills an identity, or why a capability is missing. */
+  readonly detail?: string;
+  /** Rules skipped because this was missing (the first missing need of each rule counts). */
+  readonly skippedRules: number;
+}
+
+export interface Coverage {
+  readonly entries: readonly CoverageEntry[];
+  /** Rules skipped for a missing identity or capability (what `--fail-on-skip` fails on). */
+  readonly skippedForMissing: number;
+  /** Rules skipped because their feature levels exclude the target (never a failure). */
+  readonly skippedForLevel: number;
 }
 
 export function countOutcomes(results: readonly RuleResult[]): SuiteResult['counts'] {

@@ -19,6 +19,13 @@ export interface RuleRunSettings {
   readonly cleanupTimeoutMs: number;
   /** The command (argv) that reaches this target again; the replay command extends it. */
   readonly invocation: readonly string[];
+  /** Aborted on SIGINT/SIGTERM: the running rule stops (its cleanups still run) and counts as skipped. */
+  readonly interrupt?: AbortSignal;
+}
+
+/** The reason an interrupted rule reports; the signal's name is the abort reason. */
+class RuleInterrupted extends Error {
+  override readonly name = 'RuleInterrupted';
 }
 
 const SHOWN_EXCHANGES = 8;
@@ -77,17 +84,36 @@ export async function runRule(env: RunEnvironment, rule: Rule, settings: RuleRun
     };
     arm();
   });
+  let onInterrupt: (() => void) | undefined;
+  const interrupted = new Promise<never>((_resolve, reject) => {
+    const signal = settings.interrupt;
+    if (!signal) return;
+    onInterrupt = () => {
+      const error = new RuleInterrupted(`interrupted by ${String(signal.reason)} while running`);
+      scope.controller.abort(error);
+      reject(error);
+    };
+    if (signal.aborted) onInterrupt();
+    else signal.addEventListener('abort', onInterrupt, { once: true });
+  });
+  interrupted.catch(() => undefined);
   const running = Promise.resolve().then(() => rule.run(scope.ctx));
   running.catch(() => undefined); // a rule still running after its timeout must not crash the run
   let outcome: RuleResult['outcome'] = 'passed';
   let failure: FailureInfo | undefined;
   let skipReason: string | undefined;
+  let skipCause: string | undefined;
   try {
-    await Promise.race([running, timedOut]);
+    await Promise.race([running, timedOut, interrupted]);
   } catch (error) {
-    if (error instanceof RuleSkip) {
+    if (error instanceof RuleInterrupted) {
       outcome = 'skipped';
       skipReason = error.message;
+      skipCause = 'interrupted';
+    } else if (error instanceof RuleSkip) {
+      outcome = 'skipped';
+      skipReason = error.message;
+      skipCause = error.missing;
     } else {
       outcome = 'failed';
       // Give aborted requests a moment to settle, so their exchanges appear in the report.
@@ -96,6 +122,7 @@ export async function runRule(env: RunEnvironment, rule: Rule, settings: RuleRun
     }
   } finally {
     clearTimeout(timer);
+    if (onInterrupt) settings.interrupt?.removeEventListener('abort', onInterrupt);
   }
   const cleanupAbort = new AbortController();
   const cleanupErrors = await scope.cleanups.runAll(scope.cleanupContext(cleanupAbort.signal), settings.cleanupTimeoutMs);
@@ -105,6 +132,7 @@ export async function runRule(env: RunEnvironment, rule: Rule, settings: RuleRun
     outcome,
     durationMs: Math.round(performance.now() - started),
     ...(skipReason === undefined ? {} : { skipReason }),
+    ...(skipCause === undefined ? {} : { skipCause }),
     ...(failure ? { failure } : {}),
     deviations: scope.deviations,
     notes: scope.notes,
@@ -119,12 +147,13 @@ function ruleIdentity(rule: Rule): Pick<RuleResult, 'id' | 'title' | 'endpoint' 
 }
 
 /** A result for a rule that was not run. */
-export function skippedResult(rule: Rule, reason: string): RuleResult {
+export function skippedResult(rule: Rule, reason: string, cause: string): RuleResult {
   return {
     ...ruleIdentity(rule),
     outcome: 'skipped',
     durationMs: 0,
     skipReason: reason,
+    skipCause: cause,
     deviations: [],
     notes: [],
     cleanupErrors: [],

@@ -9,6 +9,8 @@ import { makeCleanupContext, type RunEnvironment } from './context.js';
 import { resolveIdentities } from './credentials/pool.js';
 import type { CredentialOptions } from './credentials/sources.js';
 import { ThrowawayUsers } from './credentials/throwaway.js';
+import { capabilityStates } from './capabilities.js';
+import { computeCoverage } from './coverage.js';
 import { UsageError } from './errors.js';
 import { NeedChecker } from './needs.js';
 import { countOutcomes, type RuleResult, type SuiteResult, type TargetSummary } from './results.js';
@@ -71,6 +73,27 @@ export interface RunOptions extends Selection {
   readonly rateLimit?: RateLimitPolicy;
   /** Time limit of each cleanup in ms (default 30 000). */
   readonly cleanupTimeoutMs?: number;
+  /** Run rules marked `realmWide` (default: only against the embedded server). */
+  readonly allowRealmWrites?: boolean;
+  /** Create throwaway users (default: only against the embedded server; elsewhere needs `throwawayEmailDomain`). */
+  readonly allowUserCreation?: boolean;
+  /** The email domain of users the run creates (`example.org`); required with `allowUserCreation` on a URL target. */
+  readonly throwawayEmailDomain?: string;
+  /** Fail the run when a rule is skipped for a missing identity or capability (level skips never fail). */
+  readonly failOnSkip?: boolean;
+  /** Aborted (reason `'SIGINT'` or `'SIGTERM'`) to stop the run: the rest is skipped, cleanups still run. */
+  readonly interrupt?: AbortSignal;
+}
+
+/** Checks the opt-ins: user creation on a real deployment needs a domain the operator names. */
+function userCreationSettings(kind: Target['kind'], options: RunOptions): { allowed: boolean; domain: string | undefined } {
+  const allowed = options.allowUserCreation ?? kind === 'embedded';
+  const domain = options.throwawayEmailDomain?.trim().replace(/^@/, '') || undefined;
+  if (domain !== undefined && !/^[A-Za-z0-9.-]+\.[A-Za-z]{2,}$/.test(domain)) throw new UsageError(`--throwaway-email-domain: expected a domain such as example.org, got '${options.throwawayEmailDomain}'`);
+  if (allowed && kind === 'url' && domain === undefined) {
+    throw new UsageError('--allow-user-creation needs --throwaway-email-domain DOMAIN (created users get addresses at that domain, never at the administrator\'s)');
+  }
+  return { allowed, domain };
 }
 
 /** Why nothing was selected, naming the filters that were given. */
@@ -106,6 +129,8 @@ export async function runRules(target: Target, options: RunOptions = {}): Promis
     throw new UsageError(`--replay re-runs one counterexample of one rule: select exactly one rule with --only (selected ${selected.length})`);
   }
 
+  const creation = userCreationSettings(target.kind, options);
+  const realmWrites = options.allowRealmWrites ?? target.kind === 'embedded';
   const requestTimeoutMs = positiveInteger(options.requestTimeoutMs, DEFAULT_REQUEST_TIMEOUT_MS, '--request-timeout');
   const info = await discover(target, { requestTimeoutMs, ...(options.featureLevel === undefined ? {} : { featureLevel: options.featureLevel }) });
   const setupTranscript = new Transcript(50);
@@ -126,6 +151,8 @@ export async function runRules(target: Target, options: RunOptions = {}): Promis
     anonymous,
     info,
     runTag,
+    allowed: creation.allowed,
+    emailDomain: creation.domain,
     registerCleanup: (label, fn) => runCleanups.add(label, () => fn()),
   });
   let names = 0;
@@ -141,6 +168,7 @@ export async function runRules(target: Target, options: RunOptions = {}): Promis
     requestTimeoutMs,
     ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
     nextNameNumber: () => ++names,
+    shared: new Map(),
   };
   const summary: TargetSummary = {
     kind: info.kind,
@@ -152,23 +180,32 @@ export async function runRules(target: Target, options: RunOptions = {}): Promis
   if (pool.identities.length === 0) warnings.push('no credentials: rules that need an authenticated user are skipped');
   options.listener?.onStart?.({ target: summary, seed, numRuns, runTag, total: selected.length, rules: selected, identities: pool.describe(), warnings });
 
-  const needs = new NeedChecker(info, pool, throwaway, anonymous);
-  const settings = { timeoutMs, cleanupTimeoutMs: options.cleanupTimeoutMs ?? 30_000, invocation: options.invocation ?? ['chat-conformance'] };
+  const needs = new NeedChecker(info, pool, throwaway, anonymous, realmWrites);
+  const interrupt = options.interrupt;
+  const settings = { timeoutMs, cleanupTimeoutMs: options.cleanupTimeoutMs ?? 30_000, invocation: options.invocation ?? ['chat-conformance'], ...(interrupt ? { interrupt } : {}) };
   const results: RuleResult[] = [];
   let bailed = false;
   for (const [index, rule] of selected.entries()) {
     options.listener?.onRuleStart?.(rule, index + 1, selected.length);
-    const reason = bailed ? 'not run: --bail after a failure' : await needs.unmet(rule);
-    const result = reason === undefined ? await runRule(env, rule, settings) : skippedResult(rule, reason);
+    const unmet = interrupt?.aborted
+      ? { reason: `not run: interrupted by ${String(interrupt.reason)}`, cause: 'interrupted' }
+      : bailed
+        ? { reason: 'not run: --bail after a failure', cause: 'bail' }
+        : await needs.unmet(rule);
+    const result = unmet === undefined ? await runRule(env, rule, settings) : skippedResult(rule, unmet.reason, unmet.cause);
     results.push(result);
     if (result.outcome === 'failed' && options.bail) bailed = true;
     options.listener?.onRuleEnd?.(result, index + 1, selected.length);
   }
 
   const cleanupAbort = new AbortController();
-  warnings.push(...(await runCleanups.runAll(makeCleanupContext(env, setupTranscript, cleanupAbort.signal), settings.cleanupTimeoutMs)));
+  const runCleanupErrors = await runCleanups.runAll(makeCleanupContext(env, setupTranscript, cleanupAbort.signal, (message) => void warnings.push(message)), settings.cleanupTimeoutMs);
   cleanupAbort.abort(new Error('cleanup phase over'));
   const counts = countOutcomes(results);
+  const coverage = computeCoverage(pool, capabilityStates(info, realmWrites, options, throwaway), results);
+  const leftChanged = [...results.flatMap((result) => result.cleanupErrors.map((error) => `${result.id}: ${error}`)), ...runCleanupErrors.map((error) => `run: ${error}`)];
+  const failedOnSkip = (options.failOnSkip ?? false) && coverage.skippedForMissing > 0;
+  const interruptedBy = interrupt?.aborted ? (String(interrupt.reason) === 'SIGTERM' ? 'SIGTERM' : 'SIGINT') : undefined;
   return {
     target: summary,
     seed,
@@ -181,7 +218,11 @@ export async function runRules(target: Target, options: RunOptions = {}): Promis
     identities: pool.describe(),
     warnings,
     results,
+    coverage,
+    leftChanged,
+    ...(interruptedBy ? { interrupted: interruptedBy } : {}),
+    failedOnSkip,
     counts,
-    ok: counts.failed === 0,
+    ok: counts.failed === 0 && leftChanged.length === 0 && !failedOnSkip && interruptedBy === undefined,
   };
 }

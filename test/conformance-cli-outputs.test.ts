@@ -40,7 +40,7 @@ t.test('several reporters write in one run: spec on stdout, junit, tap and json 
   const tap = readFileSync(files.tap, 'utf8');
   t.match(tap, /^TAP version 14\n# chat-conformance [^\n]*\n1\.\.4\n/);
   t.same(tap.match(/^ok \d - /gm), ['ok 1 - ', 'ok 2 - ', 'ok 3 - ', 'ok 4 - ']);
-  t.match(tap, /\n# passed 4, failed 0, skipped 0\n# seed \d+\n$/);
+  t.match(tap, /\n# passed 4, failed 0, skipped 0\n# seed \d+\n# coverage: 0 rules skipped for a missing identity or capability[^\n]*\n(# [^\n]*\n)+$/);
   t.same((JSON.parse(readFileSync(files.json, 'utf8')) as SuiteResult).counts, { total: 4, passed: 4, failed: 0, skipped: 0 });
   // Without a terminal, spec progress still reports each endpoint as it completes.
   t.match(run.stderr, /^chat-conformance: 4 rules over 1 endpoints against http:\/\/localhost:9991/);

@@ -8,13 +8,18 @@ Examples:
   chat-conformance --reporter spec --reporter junit=report.xml --reporter html=report.html
   chat-conformance --only 'users/*' --repro-dir repro     failing rules as repro/<rule>.sh and .har
   chat-conformance --list --json                          the rules, machine-readable
+  chat-conformance --base-url https://chat.example.com --config-file owner.zuliprc --config-file member.zuliprc \\
+    --allow-realm-writes --allow-user-creation --throwaway-email-domain example.org --fail-on-skip
 
 Exit status:
   0  every selected rule passed or was skipped
-  1  at least one rule failed
+  1  at least one rule failed, a cleanup failed (what is left changed is named in the report),
+     or --fail-on-skip and a rule was skipped for a missing identity or capability
   2  bad usage: unknown option or value, no rule selected, a report path that cannot be
      written; or an unusable target: unreachable, silent past --request-timeout, not a chat
      server, credentials refused
+  130, 143  interrupted by SIGINT, SIGTERM: the running rule stopped, cleanups ran, the report
+     is partial (1 instead when a cleanup failed); a second signal exits at once
 
 Environment:
   ZULIP_EMAIL, ZULIP_API_KEY, ZULIP_SITE   credentials, used when ZULIP_SITE matches the target

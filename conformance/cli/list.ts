@@ -9,7 +9,7 @@ function levels(rule: Rule): string {
 }
 
 export function listRules(rules: readonly Rule[]): string {
-  const rows = rules.map((rule) => [rule.id, `section ${rule.section}`, levels(rule), rule.writes ? 'writes' : 'read-only', rule.endpoint]);
+  const rows = rules.map((rule) => [rule.id, `section ${rule.section}`, levels(rule), rule.realmWide ? 'realm-wide' : rule.writes ? 'writes' : 'read-only', rule.endpoint]);
   const widths = [0, 1, 2, 3].map((column) => Math.max(...rows.map((row) => row[column]!.length)));
   return `${rows.map((row) => row.map((cell, i) => (i < 4 ? cell.padEnd(widths[i]!) : cell)).join('  ')).join('\n')}\n${rules.length} rules\n`;
 }
@@ -30,6 +30,10 @@ export interface RuleListing {
     readonly section: string;
     readonly levels: { readonly min?: number; readonly max?: number };
     readonly writes: boolean;
+    /** Changes what every member inherits: runs only with `--allow-realm-writes` (or on the embedded server). */
+    readonly realmWide: boolean;
+    /** Identities and capabilities the rule needs. */
+    readonly needs: readonly string[];
     readonly selected: boolean;
   }>;
 }
@@ -44,6 +48,8 @@ export function listRulesJson(rules: readonly Rule[], featureLevel: number): str
       section: rule.section,
       levels: rule.levels ?? {},
       writes: rule.writes,
+      realmWide: rule.realmWide ?? false,
+      needs: rule.needs ?? [],
       selected: levelSelects(rule, featureLevel),
     })),
   };

@@ -1,8 +1,10 @@
 /**
  * The `chat-conformance` program, minus the embedded server: the bin passes a factory for it, so
  * this module (like all of conformance/) never imports the reference server.
- * Exit status: 0 every selected rule passed or was skipped, 1 a rule failed, 2 bad usage (an
- * empty selection, an unwritable report path) or an unusable target (unreachable, silent).
+ * Exit status: 0 every selected rule passed or was skipped, 1 a rule failed (or a cleanup left
+ * state changed, or --fail-on-skip), 2 bad usage (an empty selection, an unwritable report path)
+ * or an unusable target (unreachable, silent), 130/143 interrupted by SIGINT/SIGTERM (after the
+ * cleanups and a partial report; 1 when a cleanup failed).
  */
 import { TransportError } from '../client/api-client.js';
 import { TargetError, UsageError } from '../errors.js';
@@ -32,6 +34,11 @@ export interface CliIo {
   readonly embedded: (featureLevel: number | undefined) => EmbeddedServer;
   /** What `--version` prints (the package's version). */
   readonly version?: string;
+  /**
+   * Subscribes to SIGINT/SIGTERM for the duration of a run (the bin wires the process's signals;
+   * tests call the listener); returns the unsubscribe function.
+   */
+  readonly onSignal?: (listener: (signal: 'SIGINT' | 'SIGTERM') => void) => () => void;
 }
 
 /** The level `--list --json` marks rules for: `--feature-level`, else the target's own. */

@@ -38,6 +38,12 @@ export interface CliOptions {
   readonly serverFeatureLevel?: number;
   readonly list: boolean;
   readonly color?: boolean;
+  /** `--allow-realm-writes` (true) or absent (the runner's default: embedded server only). */
+  readonly allowRealmWrites?: boolean;
+  /** `--allow-user-creation` (true) or absent (the runner's default: embedded server only). */
+  readonly allowUserCreation?: boolean;
+  readonly throwawayEmailDomain?: string;
+  readonly failOnSkip: boolean;
 }
 
 const integer = (min: number, max = Number.MAX_SAFE_INTEGER) => (value: string): number => {
@@ -76,6 +82,10 @@ export function buildProgram(version = '0.0.0'): Command {
     .option('--server-feature-level <n>', 'feature level the embedded server emulates (without --base-url)', integer(1, 10_000))
     .option('--list', 'list the rules (id, section, feature levels, writes/read-only) and exit')
     .option('--json', 'with --list: one JSON document (id, title, section, levels, writes, selected at the target\'s level)')
+    .option('--allow-realm-writes', 'run rules that change what every member inherits (realm user-settings defaults, PATCH /realm settings, linkifiers), restoring them afterwards (always on against the embedded server)')
+    .option('--allow-user-creation', 'create throwaway users for destructive rules, deactivated at the end; needs --throwaway-email-domain with --base-url (always on against the embedded server)')
+    .option('--throwaway-email-domain <domain>', 'email domain of the users --allow-user-creation creates (e.g. example.org): addresses are <run tag>-userN@<domain>')
+    .option('--fail-on-skip', 'exit 1 when a rule is skipped for a missing identity or capability (feature-level skips never fail)')
     .option('--no-color', 'no colours in the spec report (also NO_COLOR=1)')
     .addHelpText('after', HELP_AFTER)
     .exitOverride();
@@ -103,6 +113,9 @@ export function parseCli(argv: readonly string[], write: { out: (text: string) =
   if (raw.serverFeatureLevel !== undefined && raw.baseUrl !== undefined) throw new UsageError('--server-feature-level applies to the embedded server only (no --base-url)');
   const reporters = strings('reporter').map(parseReportChoice);
   if (raw.json === true && raw.list !== true) throw new UsageError('--json goes with --list');
+  if (raw.allowUserCreation === true && raw.baseUrl !== undefined && raw.throwawayEmailDomain === undefined) {
+    throw new UsageError('--allow-user-creation needs --throwaway-email-domain DOMAIN: created users get addresses at a domain you name, never at the administrator\'s');
+  }
   const optional = <T>(key: string, value: T | undefined) => (value === undefined ? {} : { [key]: value });
   return {
     ...optional('baseUrl', raw.baseUrl as string | undefined),
@@ -130,6 +143,10 @@ export function parseCli(argv: readonly string[], write: { out: (text: string) =
     ...optional('serverFeatureLevel', raw.serverFeatureLevel as number | undefined),
     list: raw.list === true,
     ...optional('color', raw.color === false ? false : undefined),
+    ...optional('allowRealmWrites', raw.allowRealmWrites === true ? true : undefined),
+    ...optional('allowUserCreation', raw.allowUserCreation === true ? true : undefined),
+    ...optional('throwawayEmailDomain', raw.throwawayEmailDomain as string | undefined),
+    failOnSkip: raw.failOnSkip === true,
   } as CliOptions;
 }
 
@@ -145,5 +162,8 @@ export function invocationFor(options: CliOptions): string[] {
   if (options.timeout !== undefined) args.push('--timeout', String(options.timeout));
   if (options.requestTimeout !== undefined) args.push('--request-timeout', String(options.requestTimeout));
   if (options.strictDocs) args.push('--strict-docs');
+  if (options.allowRealmWrites) args.push('--allow-realm-writes');
+  if (options.allowUserCreation) args.push('--allow-user-creation');
+  if (options.throwawayEmailDomain !== undefined) args.push('--throwaway-email-domain', options.throwawayEmailDomain);
   return args;
 }

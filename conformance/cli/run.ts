@@ -26,6 +26,15 @@ function summaryLine(result: SuiteResult): string {
   return renderSpec(result).trimEnd().split('\n').pop() ?? '';
 }
 
+/**
+ * 0 the run passed; 130 (SIGINT) or 143 (SIGTERM) an interrupted run whose cleanups all
+ * succeeded; 1 otherwise (a rule failed, a cleanup left state changed, --fail-on-skip).
+ */
+export function exitStatus(result: SuiteResult): number {
+  if (result.interrupted && result.leftChanged.length === 0) return result.interrupted === 'SIGINT' ? 130 : 143;
+  return result.ok ? 0 : 1;
+}
+
 export async function runCli(options: CliOptions, io: CliIo): Promise<number> {
   const fallback: ReportFormat = io.stdout.isTTY ? 'spec' : 'tap';
   const outputs = openOutputs(options.reporters, options.output, fallback, io.stdout);
@@ -45,6 +54,14 @@ async function runWithOutputs(options: CliOptions, io: CliIo, outputs: readonly 
   const listeners: RunListener[] = streams.map(({ stream }) => stream);
   if (outputs.some((output) => output.format === 'spec')) listeners.push(progressListener(io.stderr));
 
+  // SIGINT/SIGTERM stop the run: the running rule is aborted, its and the run's cleanups run, the partial report is written.
+  const interrupt = new AbortController();
+  const stopListening = io.onSignal?.((signal) => {
+    if (!interrupt.signal.aborted) {
+      io.stderr.write(`\nchat-conformance: ${signal}: stopping after cleanups (the report will be partial)\n`);
+      interrupt.abort(signal);
+    }
+  });
   const embedded = options.baseUrl === undefined ? io.embedded(options.serverFeatureLevel) : undefined;
   const target = embedded ? makeTarget({ handler: embedded.handler }) : makeTarget({ baseUrl: options.baseUrl! });
   try {
@@ -59,6 +76,11 @@ async function runWithOutputs(options: CliOptions, io: CliIo, outputs: readonly 
       ...(options.featureLevel === undefined ? {} : { featureLevel: options.featureLevel }),
       bail: options.bail,
       strictDocs: options.strictDocs,
+      ...(options.allowRealmWrites ? { allowRealmWrites: true } : {}),
+      ...(options.allowUserCreation ? { allowUserCreation: true } : {}),
+      ...(options.throwawayEmailDomain === undefined ? {} : { throwawayEmailDomain: options.throwawayEmailDomain }),
+      failOnSkip: options.failOnSkip,
+      interrupt: interrupt.signal,
       credentials: {
         pairs: options.emails.map((email, i) => ({ email, apiKey: options.apiKeys[i]! })),
         configFiles: options.configFiles,
@@ -82,8 +104,9 @@ async function runWithOutputs(options: CliOptions, io: CliIo, outputs: readonly 
       notices.unshift(summaryLine(shown), ...outputs.map((output) => `${output.format} report written to ${output.path}`));
     }
     if (notices.length > 0) io.stderr.write(`${notices.join('\n')}\n`);
-    return result.ok ? 0 : 1;
+    return exitStatus(result);
   } finally {
+    stopListening?.();
     await target.close();
     embedded?.close();
   }

@@ -2,6 +2,9 @@
  * Users the run creates for destructive rules (`POST /users` as an administrator; the real server
  * also requires the `can_create_users` permission). Each carries the run tag in its email and
  * name and is deactivated when the run ends. The first creation doubles as the availability probe.
+ * Creation needs the operator's consent on a real deployment (`--allow-user-creation`) and an
+ * email domain the operator names (`--throwaway-email-domain`): the run never invents addresses
+ * at the administrator's domain there. Against the embedded server both are implied.
  */
 import { randomBytes } from 'node:crypto';
 import type { ApiClient } from '../client/api-client.js';
@@ -17,6 +20,10 @@ export interface ThrowawayDeps {
   readonly anonymous: ApiClient;
   readonly info: TargetInfo;
   readonly runTag: string;
+  /** Whether the run may create users at all. */
+  readonly allowed: boolean;
+  /** The domain of created users' emails; the administrator's (embedded server only) when absent. */
+  readonly emailDomain: string | undefined;
   /** Registers a run-level cleanup (LIFO, runs at the end of the run, even after failures). */
   readonly registerCleanup: (label: string, cleanup: () => Promise<void>) => void;
 }
@@ -33,6 +40,10 @@ export class ThrowawayUsers {
   async availability(): Promise<string | undefined> {
     if (!this.probed) {
       this.probed = true;
+      if (!this.deps.allowed) {
+        this.unavailable = 'user creation is not allowed on this target (pass --allow-user-creation and --throwaway-email-domain)';
+        return this.unavailable;
+      }
       try {
         this.spare.push(await this.create());
       } catch (error) {
@@ -40,6 +51,12 @@ export class ThrowawayUsers {
       }
     }
     return this.unavailable;
+  }
+
+  /** What the probe found: undefined before any rule asked for a user (nothing was created). */
+  get probeResult(): { readonly available: boolean; readonly reason?: string } | undefined {
+    if (!this.probed) return undefined;
+    return this.unavailable === undefined ? { available: true } : { available: false, reason: this.unavailable };
   }
 
   /** A fresh user no other rule has been given. */
@@ -53,7 +70,7 @@ export class ThrowawayUsers {
     const { admin, adminEmail, anonymous, info, runTag } = this.deps;
     if (!admin || !adminEmail) throw new Error('needs an administrator identity');
     const n = ++this.counter;
-    const domain = adminEmail.split('@')[1] ?? 'example.com';
+    const domain = this.deps.emailDomain ?? adminEmail.split('@')[1] ?? 'example.com';
     const email = `${runTag}-user${n}@${domain}`.toLowerCase();
     const password = `${randomBytes(18).toString('base64url')}-Aa1!`;
     const created = await admin.post('/users', { email, password, full_name: `${runTag} throwaway ${n}` });

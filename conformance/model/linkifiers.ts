@@ -157,10 +157,14 @@ export async function deleteCreated(real: LinkifierReal): Promise<void> {
 export async function createOurs(ctx: RuleContext, pattern: string, template: string): Promise<number> {
   const reply = await ctx.as('admin').post('/realm/filters', linkifierParams(ctx.featureLevel, pattern, template));
   const id = expectShape(expectSuccess(reply), v.object({ id: v.int({ min: 1 }) }), 'body', reply).id;
-  ctx.cleanup(`delete linkifier ${id}`, async (c) => {
-    await c.as('admin').delete(`/realm/filters/${id}`);
-  });
+  ctx.cleanup(`delete linkifier ${id} (${pattern})`, (c) => deleteChecked(c.as('admin'), id, pattern));
   return id;
+}
+
+/** Deletes a linkifier of the run in a cleanup; 400 means it is gone already. Anything else leaves it in place: say so. */
+export async function deleteChecked(admin: ApiClient, id: number, pattern: string): Promise<void> {
+  const reply = await admin.delete(`/realm/filters/${id}`);
+  if (reply.status !== 200 && reply.status !== 400) throw new Error(`DELETE /realm/filters/${id} answered HTTP ${reply.status}: linkifier ${id} (${pattern}) may still be active`);
 }
 
 /**
@@ -176,5 +180,11 @@ export async function guardOthers(ctx: RuleContext): Promise<void> {
     const remaining = now.filter((item) => !item.pattern.includes(ctx.runTag)).map((entry) => entry.id);
     const wanted = [...before.filter((id) => remaining.includes(id)), ...remaining.filter((id) => !before.includes(id))];
     if (ctx.featureLevel >= REORDER_LEVEL && wanted.join() !== remaining.join()) await admin.patch('/realm/linkifiers', { ordered_linkifier_ids: wanted });
+    // Read back: every member's messages are rendered with these.
+    const after = await listLinkifiers(admin, ctx.featureLevel);
+    const ours = after.filter((item) => item.pattern.includes(ctx.runTag));
+    if (ours.length > 0) throw new Error(`linkifiers of the run still active: ${ours.map((item) => `${item.id} (${item.pattern})`).join(', ')}`);
+    const order = after.map((entry) => entry.id);
+    if (ctx.featureLevel >= REORDER_LEVEL && order.join() !== wanted.join()) throw new Error(`linkifier order left changed: [${order.join(', ')}], was [${wanted.join(', ')}]`);
   });
 }

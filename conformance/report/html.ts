@@ -7,6 +7,7 @@
 import { exchangeToText } from '../client/curl.js';
 import type { RuleResult, SuiteResult } from '../results.js';
 import { detailLines, failureLines } from './failure-text.js';
+import { coverageReport, runProblems } from './run-notes.js';
 
 export function htmlEscape(text: string): string {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
@@ -61,6 +62,9 @@ export function renderHtml(result: SuiteResult): string {
 <h1>chat-conformance report</h1>
 <p>Target <code>${htmlEscape(target.baseUrl)}</code> (${target.kind}), feature level ${target.featureLevel}${target.featureLevel !== target.discoveredFeatureLevel ? ` (server reports ${target.discoveredFeatureLevel})` : ''}${target.zulipVersion ? `, version ${htmlEscape(target.zulipVersion)}` : ''}; seed ${result.seed}, ${result.numRuns} runs per property, started ${htmlEscape(result.startedAt)}.</p>
 <p class="summary" id="summary" data-passed="${counts.passed}" data-failed="${counts.failed}" data-skipped="${counts.skipped}">${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped in ${(result.durationMs / 1000).toFixed(1)} s</p>
+${runProblems(result).length > 0 ? `<pre class="run-problems failed" id="run-problems">${htmlEscape(runProblems(result).join('\n'))}</pre>` : ''}
+<h2>Coverage</h2>
+<pre id="coverage">${htmlEscape(coverageReport(result).join('\n'))}</pre>
 ${result.warnings.length > 0 ? `<ul class="warnings">${result.warnings.map((warning) => `<li>${htmlEscape(warning)}</li>`).join('')}</ul>` : ''}
 <h2>Endpoints and rules</h2>
 <table id="matrix"><thead><tr><th>Endpoint</th><th>Rule</th><th>Section</th><th>Feature levels</th><th>Writes</th><th>Outcome</th><th>Time</th></tr></thead>

@@ -4,6 +4,7 @@
  */
 import type { RuleResult, SuiteResult } from '../results.js';
 import { detailLines, failureLines } from './failure-text.js';
+import { coverageReport, runProblems } from './run-notes.js';
 
 /** Escapes text for XML 1.0 content and attribute values. */
 export function xmlEscape(text: string): string {
@@ -42,9 +43,25 @@ export function renderJunit(result: SuiteResult): string {
   const groups = new Map<string, RuleResult[]>();
   for (const rule of result.results) groups.set(rule.endpoint, [...(groups.get(rule.endpoint) ?? []), rule]);
   const { counts } = result;
+  const problems = runProblems(result);
+  const runFailed = problems.length > 0 ? 1 : 0;
+  // Coverage goes with every suite's properties; the run itself becomes a failing test case only when it failed (state left changed, interrupted, --fail-on-skip).
+  const coverageProperties = result.coverage.entries
+    .map((entry) => `<property name="${entry.kind}.${xmlEscape(entry.name)}" value="${entry.available ? 'available' : 'missing'}; ${entry.skippedRules} rule(s) skipped"/>`)
+    .join('');
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="chat-conformance" tests="${counts.total}" failures="${counts.failed}" errors="0" skipped="${counts.skipped}" time="${seconds(result.durationMs)}">`,
+    `<testsuites name="chat-conformance" tests="${counts.total + runFailed}" failures="${counts.failed + runFailed}" errors="0" skipped="${counts.skipped}" time="${seconds(result.durationMs)}">`,
+    ...(runFailed
+      ? [
+          `  <testsuite name="run" tests="1" failures="1" errors="0" skipped="0" time="0.000" timestamp="${result.startedAt}">`,
+          `    <testcase classname="run" name="cleanups, interruption and coverage" time="0.000">`,
+          `      <failure message="${xmlEscape(problems[0] ?? '')}" type="run">${xmlEscape(problems.join('\n'))}</failure>`,
+          `      <system-out>${xmlEscape(coverageReport(result).join('\n'))}</system-out>`,
+          '    </testcase>',
+          '  </testsuite>',
+        ]
+      : []),
   ];
   for (const endpoint of [...groups.keys()].sort()) {
     const rules = groups.get(endpoint) ?? [];
@@ -52,7 +69,7 @@ export function renderJunit(result: SuiteResult): string {
     const time = rules.reduce((sum, rule) => sum + rule.durationMs, 0);
     lines.push(
       `  <testsuite name="${xmlEscape(endpoint)}" tests="${rules.length}" failures="${count('failed')}" errors="0" skipped="${count('skipped')}" time="${seconds(time)}" timestamp="${result.startedAt}">`,
-      `    <properties><property name="seed" value="${result.seed}"/><property name="base_url" value="${xmlEscape(result.target.baseUrl)}"/><property name="feature_level" value="${result.target.featureLevel}"/></properties>`,
+      `    <properties><property name="seed" value="${result.seed}"/><property name="base_url" value="${xmlEscape(result.target.baseUrl)}"/><property name="feature_level" value="${result.target.featureLevel}"/>${coverageProperties}</properties>`,
       ...rules.flatMap(testCase),
       '  </testsuite>',
     );

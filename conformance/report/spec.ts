@@ -4,6 +4,7 @@
  */
 import type { RuleResult, SuiteResult } from '../results.js';
 import { detailLines, failureLines } from './failure-text.js';
+import { coverageReport, runProblems } from './run-notes.js';
 
 export interface SpecOptions {
   /** ANSI colours (default false). */
@@ -28,6 +29,7 @@ export function renderSpec(result: SuiteResult, options: SpecOptions = {}): stri
       `${target.zulipVersion ? `, version ${target.zulipVersion}` : ''})`,
     `seed ${result.seed}, ${result.numRuns} runs per property, run tag ${result.runTag}${result.strictDocs ? ', --strict-docs' : ''}${result.replay ? `, replaying ${result.replay}` : ''}`,
     ...result.identities.map((line) => `  ${line}`),
+    ...coverageReport(result),
     ...result.warnings.map((line) => paint(color, 33, `warning: ${line}`)),
     '',
   ];
@@ -52,6 +54,8 @@ export function renderSpec(result: SuiteResult, options: SpecOptions = {}): stri
   const deviations = result.results.reduce((sum, rule) => sum + rule.deviations.length, 0);
   const { counts } = result;
   const summary = `${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped` + `${deviations > 0 ? `, ${deviations} known deviation(s) observed` : ''} in ${(result.durationMs / 1000).toFixed(1)} s (seed ${result.seed})`;
-  out.push(paint(color, counts.failed > 0 ? 31 : 32, summary));
+  const problems = runProblems(result);
+  if (problems.length > 0) out.push(...problems.map((line) => paint(color, 31, line)), '');
+  out.push(paint(color, result.ok ? 32 : 31, summary));
   return `${out.join('\n')}\n`;
 }

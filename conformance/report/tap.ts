@@ -2,6 +2,7 @@
 import type { RuleResult, SuiteResult } from '../results.js';
 import type { RunListener } from '../runner.js';
 import { detailLines, failureLines } from './failure-text.js';
+import { coverageReport, runProblems } from './run-notes.js';
 
 /** A YAML block scalar (`|-`) for any text; each line indented under the key. */
 function yamlBlock(key: string, lines: readonly string[], indent: string): string[] {
@@ -40,9 +41,13 @@ export function tapPoint(result: RuleResult, number: number): string {
   return `${testPoint(result, number).join('\n')}\n`;
 }
 
-export function tapFooter(result: Pick<SuiteResult, 'counts' | 'seed'>): string {
+/** The summary after the last test point: counts, seed, coverage, then the problems of the run (left-changed state first). */
+export function tapFooter(result: SuiteResult): string {
   const { counts } = result;
-  return `# passed ${counts.passed}, failed ${counts.failed}, skipped ${counts.skipped}\n# seed ${result.seed}\n`;
+  const comments = [`passed ${counts.passed}, failed ${counts.failed}, skipped ${counts.skipped}`, `seed ${result.seed}`, ...coverageReport(result), ...runProblems(result)];
+  // Every test point may be `ok` while the run failed (state left changed, interrupted, --fail-on-skip): a bail-out makes TAP consumers fail.
+  const bail = !result.ok && counts.failed === 0 ? `Bail out! ${oneLine(runProblems(result)[0] ?? 'the run failed')}\n` : '';
+  return comments.map((line) => `# ${line}\n`).join('') + bail;
 }
 
 export function renderTap(result: SuiteResult): string {

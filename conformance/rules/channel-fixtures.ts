@@ -77,23 +77,30 @@ async function removeChannels(c: CleanupContext, names: readonly string[]): Prom
       // The run lacks this identity.
     }
   }
-  const remaining: string[] = [];
+  const remaining: Array<{ name: string; status: number }> = [];
   for (const name of names) {
-    let archived = false;
+    let status = 0;
     for (const client of clients) {
       const id = await client.get('/get_stream_id', { stream: name });
       const streamId = id.body?.stream_id;
       if (typeof streamId !== 'number') continue;
-      archived = (await client.delete(`/streams/${streamId}`)).status === 200;
+      status = (await client.delete(`/streams/${streamId}`)).status;
       break;
     }
-    if (!archived) remaining.push(name);
+    if (status !== 200) remaining.push({ name, status });
   }
   if (remaining.length === 0) return;
+  const left = remaining.map((entry) => entry.name);
   for (const client of clients) {
-    const reply = await client.delete('/users/me/subscriptions', { subscriptions: remaining });
-    if (reply.status !== 200 && reply.status !== 400) throw new Error(`leaving ${remaining.join(', ')}: HTTP ${reply.status}`);
+    const reply = await client.delete('/users/me/subscriptions', { subscriptions: left });
+    if (reply.status !== 200 && reply.status !== 400) throw new Error(`leaving ${left.join(', ')}: HTTP ${reply.status}`);
   }
+  for (const entry of remaining) c.note(notArchived(entry.name, entry.status));
+}
+
+/** The note for a channel the target would not archive (every identity of the run left it). */
+export function notArchived(name: string, status: number): string {
+  return `channel ${name} not archived (DELETE /streams/{id} ${status === 0 ? 'not sent: no identity could see it' : `answered HTTP ${status}`}): the run's identities left it, it stays active on the target`;
 }
 
 /** The limits of section 8 as `POST /register` publishes them (`realm` state). */

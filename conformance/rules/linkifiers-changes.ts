@@ -18,6 +18,7 @@ const nonAdmin: Rule = {
   section: '4.16; 5.5',
   levels: { min: LIST_LEVEL },
   writes: true,
+  realmWide: true,
   needs: ['admin', 'member'],
   deviation: 'admin-only-code',
   async run(ctx) {
@@ -68,6 +69,7 @@ const reorderValidation: Rule = {
   section: '2.6',
   levels: { min: REORDER_LEVEL },
   writes: true,
+  realmWide: true,
   needs: ['admin'],
   async run(ctx) {
     await guardOthers(ctx);
@@ -99,6 +101,7 @@ const modelSequence: Rule = {
   section: '2.6; 4.16; 4.19',
   levels: { min: LIST_LEVEL },
   writes: true,
+  realmWide: true,
   needs: ['admin'],
   async run(ctx) {
     await guardOthers(ctx);

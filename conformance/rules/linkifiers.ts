@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { check, expectEqual, expectError, expectShape, expectSuccess } from '../expect/assert.js';
 import { v } from '../expect/shape.js';
-import { createOurs, guardOthers, LIST_LEVEL, linkifierPair, linkifierParams, listLinkifiers, REORDER_LEVEL, UPDATE_LEVEL, URL_TEMPLATE_LEVEL } from '../model/linkifiers.js';
+import { createOurs, deleteChecked, guardOthers, LIST_LEVEL, linkifierPair, linkifierParams, listLinkifiers, REORDER_LEVEL, UPDATE_LEVEL, URL_TEMPLATE_LEVEL } from '../model/linkifiers.js';
 import { byCodePoint, unknownParamName } from './arbitraries.js';
 import { expectUnauthorized } from './credentials-required.js';
 import type { Rule } from './types.js';
@@ -55,6 +55,7 @@ const createListed: Rule = {
   section: '2.10; 4.16; 4.19',
   levels: { min: LIST_LEVEL },
   writes: true,
+  realmWide: true,
   needs: ['admin'],
   async run(ctx) {
     await guardOthers(ctx);
@@ -69,9 +70,7 @@ const createListed: Rule = {
       const reply = await ctx.as('admin').post('/realm/filters', [...params, ...names.map((name) => [name, 'x'] as const)]);
       const body = expectSuccess(reply, ctx.featureLevel >= IGNORED_EVERYWHERE ? { ignored: [...names].sort(byCodePoint) } : {});
       const { id } = expectShape(body, v.object({ id: v.int({ min: 1 }) }), 'body', reply);
-      ctx.cleanup(`delete linkifier ${id}`, async (c) => {
-        await c.as('admin').delete(`/realm/filters/${id}`);
-      });
+      ctx.cleanup(`delete linkifier ${id} (${pattern})`, (c) => deleteChecked(c.as('admin'), id, pattern));
       const listed = await listLinkifiers(ctx.as('admin'), ctx.featureLevel);
       const position = listed.findIndex((entry) => entry.id === id);
       check(position >= 0, `linkifier ${id} is not listed`);
@@ -89,6 +88,7 @@ const duplicatePattern: Rule = {
   section: '2.6; 4.16',
   levels: { min: LIST_LEVEL },
   writes: true,
+  realmWide: true,
   needs: ['admin'],
   async run(ctx) {
     await guardOthers(ctx);
@@ -124,6 +124,7 @@ const invalidPattern: Rule = {
   section: '4.16',
   levels: { min: LIST_LEVEL },
   writes: true,
+  realmWide: true,
   needs: ['admin'],
   async run(ctx) {
     await guardOthers(ctx);
@@ -148,6 +149,7 @@ const invalidTemplate: Rule = {
   section: '2.6; 4.16',
   levels: { min: URL_TEMPLATE_LEVEL },
   writes: true,
+  realmWide: true,
   needs: ['admin'],
   async run(ctx) {
     await guardOthers(ctx);
@@ -170,6 +172,7 @@ const groupsMatchVariables: Rule = {
   section: '2.6; 4.16',
   levels: { min: URL_TEMPLATE_LEVEL },
   writes: true,
+  realmWide: true,
   needs: ['admin'],
   async run(ctx) {
     await guardOthers(ctx);

@@ -9,7 +9,7 @@ import type { ApiClient } from '../client/api-client.js';
 import type { IdentityName } from '../credentials/types.js';
 import { expectShape, expectSuccess } from '../expect/assert.js';
 import { v } from '../expect/shape.js';
-import { streamIdOf } from './channel-fixtures.js';
+import { notArchived, streamIdOf } from './channel-fixtures.js';
 import type { RuleContext } from './types.js';
 
 /** A channel the run created. */
@@ -42,8 +42,33 @@ export async function createChannel(ctx: RuleContext, creator: IdentityName, lab
     const archived = await c.as(creator).delete(`/streams/${id}`);
     if (archived.status === 200) return;
     for (const who of [creator, ...members]) await c.as(who).delete('/users/me/subscriptions', { subscriptions: [name] });
+    c.note(notArchived(name, archived.status));
   });
   return { id, name };
+}
+
+/**
+ * The run's one public channel, for rules that need some channel but none of their own (they keep
+ * apart by topic): created by the administrator with every identity of the run subscribed,
+ * archived when the run ends. The rule must list `admin` in `needs`.
+ */
+export function runChannel(ctx: RuleContext): Promise<RunChannel> {
+  return ctx.runShared('run-channel', async () => {
+    const name = ctx.name('run-channel');
+    const client = ctx.as('admin');
+    const principals = ctx.identities.filter((identity) => !identity.isBot).map((identity) => identity.userId);
+    const reply = await client.post('/users/me/subscriptions', { subscriptions: [{ name, description: '' }], principals });
+    expectSuccess(reply);
+    const id = await streamIdOf(client, name);
+    ctx.cleanup(`archive the run channel ${name}`, async (c) => {
+      const archived = await c.as('admin').delete(`/streams/${id}`);
+      if (archived.status === 200) return;
+      // An administrator may unsubscribe others: every identity of the run leaves at once.
+      await c.as('admin').delete('/users/me/subscriptions', { subscriptions: [name], principals });
+      c.note(notArchived(name, archived.status));
+    }, { scope: 'run' });
+    return { id, name };
+  });
 }
 
 /** Sends a channel message as `client` and returns its ID. */

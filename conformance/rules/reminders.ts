@@ -11,16 +11,16 @@ import { v } from '../expect/shape.js';
 import { createReminder, deletePending, LIST_DELETE_LEVEL, listReminders, minutesAhead, type ReminderModel, reminderCommands, type ReminderReal, seedReminders } from '../model/reminders.js';
 import { byCodePoint, unknownParamName } from './arbitraries.js';
 import { expectUnauthorized } from './credentials-required.js';
-import { createChannel, FAR_ID_FLOOR, maxMessageId, sendToChannel } from './message-fixtures.js';
+import { createChannel, FAR_ID_FLOOR, maxMessageId, runChannel, sendToChannel } from './message-fixtures.js';
 import type { Rule, RuleContext } from './types.js';
 
 const REMINDERS_LEVEL = 381;
 const NOTE_LEVEL = 415;
 const DAY = 24 * 60 * 60;
 
-/** The member's message in a channel of the run, and the server's time when it was sent. */
+/** The member's message in the run channel (a topic of its own), and the server's time when it was sent. */
 async function ownMessage(ctx: RuleContext): Promise<{ id: number; now: number }> {
-  const channel = await createChannel(ctx, 'admin', 'remind', { members: ['member'] });
+  const channel = await runChannel(ctx);
   const member = ctx.as('member');
   const id = await sendToChannel(member, channel.id, ctx.name('topic'), ctx.name('remind-me'));
   const reply = await member.get(`/messages/${id}`);

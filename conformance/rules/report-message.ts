@@ -12,7 +12,7 @@ import { check, expectError, expectShape, expectSuccess, fail } from '../expect/
 import { v } from '../expect/shape.js';
 import { byCodePoint, printableText, unknownParamName } from './arbitraries.js';
 import { expectUnauthorized } from './credentials-required.js';
-import { createChannel, FAR_ID_FLOOR, fetchState, maxMessageId, type RunChannel, sendToChannel } from './message-fixtures.js';
+import { createChannel, FAR_ID_FLOOR, fetchState, maxMessageId, type RunChannel, runChannel, sendToChannel } from './message-fixtures.js';
 import type { Rule, RuleContext } from './types.js';
 import { EVENT_DEADLINE_MS } from './event-waits.js';
 
@@ -37,16 +37,20 @@ async function ownModerationChannel(ctx: RuleContext): Promise<RunChannel> {
   const admin = ctx.as('admin');
   const previous = await moderationChannelId(admin);
   const channel = await createChannel(ctx, 'admin', 'moderation', { inviteOnly: true });
-  ctx.cleanup('restore the moderation request channel', async (c) => {
-    await c.as('admin').patch('/realm', { moderation_request_channel_id: previous });
+  ctx.cleanup(`restore the moderation request channel (realm setting moderation_request_channel_id = ${previous})`, async (c) => {
+    const reply = await c.as('admin').patch('/realm', { moderation_request_channel_id: previous });
+    if (reply.status !== 200) throw new Error(`PATCH /realm answered HTTP ${reply.status} ${reply.text.slice(0, 200)}`);
+    // Read back: a restore that did not take leaves every member's reports going to the run's channel.
+    const now = await moderationChannelId(c.as('admin'));
+    if (now !== previous) throw new Error(`moderation_request_channel_id is ${now} after the restore, expected ${previous}`);
   });
   expectSuccess(await admin.patch('/realm', { moderation_request_channel_id: channel.id }));
   return channel;
 }
 
-/** A message the second member sent to a public channel of the run (the member is subscribed too). */
+/** A message the second member sent to the run channel, in a topic of its own (the member is subscribed too). */
 async function reportedMessage(ctx: RuleContext): Promise<{ id: number; content: string }> {
-  const channel = await createChannel(ctx, 'admin', 'reported', { members: ['member', 'second-member'] });
+  const channel = await runChannel(ctx);
   const content = ctx.name('reported-content');
   return { id: await sendToChannel(ctx.as('second-member'), channel.id, ctx.name('topic'), content), content };
 }
@@ -84,6 +88,7 @@ const invalidType: Rule = {
   section: '4.14',
   levels: { min: REPORT_LEVEL },
   writes: true,
+  realmWide: true,
   needs: NEEDS,
   async run(ctx) {
     const { message } = await reportingSetup(ctx);
@@ -103,6 +108,7 @@ const otherNeedsDescription: Rule = {
   section: '4.14',
   levels: { min: REPORT_LEVEL },
   writes: true,
+  realmWide: true,
   needs: NEEDS,
   async run(ctx) {
     const { message } = await reportingSetup(ctx);
@@ -122,6 +128,7 @@ const descriptionLimit: Rule = {
   section: '4.14; 8',
   levels: { min: REPORT_LEVEL },
   writes: true,
+  realmWide: true,
   needs: NEEDS,
   async run(ctx) {
     const { message } = await reportingSetup(ctx);
@@ -161,6 +168,7 @@ const inaccessible: Rule = {
   section: '4.14; 7',
   levels: { min: REPORT_LEVEL },
   writes: true,
+  realmWide: true,
   needs: NEEDS,
   async run(ctx) {
     await ownModerationChannel(ctx);
@@ -181,6 +189,7 @@ const ignoredReported: Rule = {
   section: '1 convention 4; 4.14',
   levels: { min: REPORT_LEVEL },
   writes: true,
+  realmWide: true,
   needs: NEEDS,
   async run(ctx) {
     const { message } = await reportingSetup(ctx);
@@ -223,6 +232,7 @@ const notificationPosted: Rule = {
   section: '4.14',
   levels: { min: REPORT_LEVEL },
   writes: true,
+  realmWide: true,
   needs: NEEDS,
   async run(ctx) {
     const { moderation, message } = await reportingSetup(ctx);

@@ -39,6 +39,13 @@ export interface Rule {
   readonly levels?: FeatureRange;
   /** True when the rule changes server state (`--read-only` leaves it out). */
   readonly writes: boolean;
+  /**
+   * True when the rule changes what every member inherits (realm user-settings defaults, `PATCH
+   * /realm` settings, linkifiers and their order, default channels), even if it restores them:
+   * skipped unless the run allows realm-wide writes (`--allow-realm-writes`; on by default
+   * against the embedded server only).
+   */
+  readonly realmWide?: boolean;
   /** Identities and capabilities; the rule is skipped (with the reason) when one is missing. */
   readonly needs?: readonly Need[];
   /** The known deviation this rule may observe (conformance/deviations.ts). */
@@ -94,6 +101,13 @@ export interface RuleContext {
   /** A user created for this rule alone (needs `throwaway-user`); deactivated when the run ends. */
   throwawayUser(): Promise<ThrowawayUser>;
 
+  /**
+   * A fixture made once per run by the first rule that asks (`create` runs in that rule's context;
+   * its cleanups must be run-scoped) and reused by later rules, such as the one run channel
+   * rules post to when they need no channel of their own. A failed creation is retried by the next rule.
+   */
+  runShared<T>(key: string, create: () => Promise<T>): Promise<T>;
+
   /** A unique name carrying the run tag: `name('group')` gives `conf-k3x9q2-group-1`. */
   name(label: string): string;
 
@@ -116,6 +130,9 @@ export interface RuleContext {
   deviation(id: DeviationId, detail: string): void;
   /** A note shown with the result (not a failure). */
   note(message: string): void;
-  /** Ends the rule as skipped (the target cannot exercise it, e.g. no suitable data). */
-  skip(reason: string): never;
+  /**
+   * Ends the rule as skipped (the target cannot exercise it, e.g. no suitable data). `missing`
+   * names the identity or capability the run lacked, when that is why (counted in the coverage).
+   */
+  skip(reason: string, missing?: string): never;
 }

@@ -152,7 +152,10 @@ const directDelivery: Rule = {
       ctx.note(`PATCH /settings answered HTTP ${off.status}: the receives_typing_notifications part was not checked`);
       return;
     }
-    ctx.cleanup('turn receives_typing_notifications back on', async (c) => void (await setReceivesTyping(c.as('second-member'), true)));
+    ctx.cleanup('turn receives_typing_notifications back on for the second member', async (c) => {
+      const reply = await setReceivesTyping(c.as('second-member'), true);
+      if (reply.status !== 200) throw new Error(`PATCH /settings answered HTTP ${reply.status}: receives_typing_notifications stays off for the second member`);
+    });
     expectSuccess(off);
     // Typing events cannot be the sentinel here: the receiver gets none. Turning the setting back on
     // makes a user_settings event that arrives after anything the notification caused.

@@ -114,6 +114,24 @@ export function settingsAt(level: number): SettingSpec[] {
   return SETTINGS.filter((spec) => spec.since === undefined || level >= spec.since);
 }
 
+/**
+ * Defaults that decide what people see of each other or receive (email visibility, presence,
+ * typing and read receipts, notifications, sounds, digests and other email): never given random
+ * values on a real deployment, where a user joining during the run would keep them.
+ */
+const REACHES_PEOPLE = /notification|notify|digest|email|presence|sound|push|audible|typing|read_receipts|desktop_icon_count/;
+
+/** Whether a default is one of those (`REACHES_PEOPLE`). */
+export const reachesPeople = (spec: SettingSpec): boolean => REACHES_PEOPLE.test(spec.name);
+
+/**
+ * The settings a rule may change at `level`: all of them on the embedded server (the run's own),
+ * only those that reach nobody else elsewhere.
+ */
+export function changeableSettingsAt(level: number, targetKind: 'embedded' | 'url'): SettingSpec[] {
+  return settingsAt(level).filter((spec) => targetKind === 'embedded' || !reachesPeople(spec));
+}
+
 /** Settings the description dates later than `level` (the server must not know them yet). */
 export function documentedLaterThan(level: number): SettingSpec[] {
   return SETTINGS.filter((spec) => spec.documentedSince === true && spec.since !== undefined && level < spec.since);

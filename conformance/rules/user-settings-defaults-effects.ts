@@ -10,7 +10,7 @@ import { deviationById } from '../deviations.js';
 import { printableText } from './arbitraries.js';
 import { ownSettings } from './state-fetch.js';
 import type { Rule } from './types.js';
-import { type SettingSpec, type SettingValue, settingsAt, valuesAt, wireOf } from './user-settings-catalog.js';
+import { changeableSettingsAt, type SettingSpec, type SettingValue, settingsAt, valuesAt, wireOf } from './user-settings-catalog.js';
 import { ENDPOINT, PATH, readDefaults, restoreLater, soundsOf } from './user-settings-defaults.js';
 
 /** A valid value different from `current` (deterministic: these rules create users, so they run once). */
@@ -36,6 +36,7 @@ const onlyNewUsers: Rule = {
   section: '4.3',
   levels: { min: 96 },
   writes: true,
+  realmWide: true,
   needs: ['admin', 'throwaway-user'],
   async run(ctx) {
     const admin = ctx.as('admin');
@@ -45,7 +46,7 @@ const onlyNewUsers: Rule = {
     const original = await readDefaults(admin);
     const sounds = soundsOf(original);
     const changes: Array<[string, SettingValue]> = [];
-    for (const spec of settingsAt(ctx.featureLevel)) {
+    for (const spec of changeableSettingsAt(ctx.featureLevel, ctx.target.kind)) {
       const value = otherValue(spec, ctx.featureLevel, original[spec.name], sounds);
       if (value !== undefined) changes.push([spec.name, value]);
     }
@@ -67,6 +68,7 @@ const emojisetNames: Rule = {
   section: '4.3',
   levels: { min: 96 },
   writes: true,
+  realmWide: true,
   needs: ['admin'],
   deviation: 'emojiset-names',
   async run(ctx) {

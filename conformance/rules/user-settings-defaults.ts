@@ -16,7 +16,7 @@ import { expectPlainSuccess } from './plain-success.js';
 import { objectField, registerState } from './state-fetch.js';
 import type { Rule, RuleContext } from './types.js';
 import { ignoredNames, unknownParams } from './unknown-parameters.js';
-import { DENSE_MODE_REMOVED_AT, documentedLaterThan, invalidWire, SETTINGS, type SettingSpec, type SettingValue, settingsAt, validValue, wireOf } from './user-settings-catalog.js';
+import { changeableSettingsAt, DENSE_MODE_REMOVED_AT, documentedLaterThan, invalidWire, SETTINGS, type SettingSpec, type SettingValue, settingsAt, validValue, wireOf } from './user-settings-catalog.js';
 
 export const ENDPOINT = 'PATCH /realm/user_settings_defaults';
 export const PATH = '/realm/user_settings_defaults';
@@ -36,14 +36,18 @@ export function restoreLater(ctx: RuleContext, original: JsonObject, touched: Se
     const pairs = [...touched].filter((name) => original[name] !== undefined).map((name) => [name, wireOf(original[name] as SettingValue)] as const);
     if (pairs.length === 0) return;
     const reply = await c.as('admin').patch(PATH, pairs);
-    if (reply.status !== 200) throw new Error(`restoring defaults answered HTTP ${reply.status} ${reply.text.slice(0, 200)}`);
+    if (reply.status !== 200) throw new Error(`restoring defaults answered HTTP ${reply.status} ${reply.text.slice(0, 200)}; left changed: ${pairs.map(([name]) => name).join(', ')}`);
+    // Read back: name every default that is still not what it was.
+    const now = await readDefaults(c.as('admin'));
+    const wrong = pairs.filter(([name]) => JSON.stringify(now[name]) !== JSON.stringify(original[name])).map(([name]) => `${name} (now ${JSON.stringify(now[name])}, was ${JSON.stringify(original[name])})`);
+    if (wrong.length > 0) throw new Error(`realm user-settings defaults left changed after the restore: ${wrong.join(', ')}`);
   });
 }
 
 
 /** One or more distinct settings with valid values at the level. */
 function validChanges(ctx: RuleContext, sounds: readonly string[], maxLength = 6): fc.Arbitrary<Array<[string, SettingValue]>> {
-  const specs = settingsAt(ctx.featureLevel);
+  const specs = changeableSettingsAt(ctx.featureLevel, ctx.target.kind);
   return fc
     .uniqueArray(fc.constantFrom(...specs), { minLength: 1, maxLength, selector: (spec) => spec.name })
     .chain((chosen) => fc.tuple(...chosen.map((spec) => validValue(spec, ctx.featureLevel, sounds).map((value): [string, SettingValue] => [spec.name, value]))));
@@ -67,6 +71,7 @@ const validValues: Rule = {
   section: '4.3; 2.7',
   levels: LEVELS,
   writes: true,
+  realmWide: true,
   needs: ['admin'],
   async run(ctx) {
     const admin = ctx.as('admin');
@@ -90,6 +95,7 @@ const invalidValues: Rule = {
   section: '4.3; 7',
   levels: LEVELS,
   writes: true,
+  realmWide: true,
   needs: ['admin'],
   async run(ctx) {
     const admin = ctx.as('admin');
@@ -150,6 +156,7 @@ const unknownIgnored: Rule = {
   section: '4.3; 1 convention 4',
   levels: LEVELS,
   writes: true,
+  realmWide: true,
   needs: ['admin'],
   async run(ctx) {
     const admin = ctx.as('admin');
@@ -177,6 +184,7 @@ const laterLevelIgnored: Rule = {
   section: '4.3; 9.2',
   levels: { min: 96, max: 384 },
   writes: true,
+  realmWide: true,
   needs: ['admin'],
   async run(ctx) {
     const admin = ctx.as('admin');
@@ -200,6 +208,7 @@ const denseModeBefore: Rule = {
   section: '4.3',
   levels: { min: 96, max: DENSE_MODE_REMOVED_AT - 1 },
   writes: true,
+  realmWide: true,
   needs: ['admin'],
   async run(ctx) {
     const admin = ctx.as('admin');
@@ -221,6 +230,7 @@ const denseModeRemoved: Rule = {
   section: '4.3',
   levels: { min: DENSE_MODE_REMOVED_AT },
   writes: true,
+  realmWide: true,
   needs: ['admin'],
   async run(ctx) {
     const admin = ctx.as('admin');

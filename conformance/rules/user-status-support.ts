@@ -77,6 +77,11 @@ export async function restoreStatusLater(ctx: RuleContext, reader: ApiClient, us
   ctx.cleanup(`restore the status of user ${userId}`, async (c: CleanupContext) => {
     const reply = await c.as('admin').post(`/users/${userId}/status`, restoringParams(status));
     if (reply.status !== 200) throw new Error(`restoring the status answered HTTP ${reply.status} ${reply.text.slice(0, 200)}`);
+    // Read back (without `away`, which follows presence): everyone sees this status.
+    const now = statusFields((await readStatus(c.as('admin'), userId)).status);
+    const was = statusFields(status);
+    const canonical = (view: StatusView) => JSON.stringify(Object.entries(view).sort(([a], [b]) => (a < b ? -1 : 1)));
+    if (canonical(now) !== canonical(was)) throw new Error(`the status of user ${userId} is left changed: ${JSON.stringify(now)}, was ${JSON.stringify(was)}`);
   });
   return status;
 }
