@@ -18,11 +18,28 @@ export function testFiles(): string[] {
     .sort();
 }
 
+/**
+ * Web globals a test file's dependencies may replace when loaded: zulip-js brings a package that
+ * sets `FormData` to a Node stream implementation (zulip-js keeps its own reference to it), which
+ * would break every later file building a multipart body with the standard one.
+ */
+const GUARDED_GLOBALS = ['FormData', 'Blob', 'fetch', 'Request', 'Response', 'Headers'] as const;
+
+/** Runs the shard a shard file's name gives: `shard-3-of-8.test.js` is index 2 of 8. */
+export async function runShardNamed(fileUrl: string): Promise<void> {
+  const match = /shard-(\d+)-of-(\d+)\.test\.js$/.exec(fileUrl);
+  if (!match) throw new Error(`not a shard file name: ${fileUrl}`);
+  await runShard(Number(match[1]) - 1, Number(match[2]));
+}
+
 /** Imports the files whose position modulo `count` is `index`; their tests run in this process. */
 export async function runShard(index: number, count: number): Promise<void> {
   const mine = testFiles().filter((_, i) => i % count === index);
+  const globals = globalThis as unknown as Record<string, unknown>;
+  const saved = new Map(GUARDED_GLOBALS.map((name) => [name, globals[name]]));
   for (const name of mine) {
     t.comment(`file: test/${name.replace(/\.js$/, '.ts')}`);
     await import(pathToFileURL(`${TEST_DIR}${name}`).href);
+    for (const [global, value] of saved) globals[global] = value;
   }
 }

@@ -1,4 +1,0 @@
-/** Shard 4 of 4 of the test files (see test/support/shard.ts). */
-import { runShard } from '../support/shard.js';
-
-await runShard(3, 4);
