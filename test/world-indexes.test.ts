@@ -121,3 +121,27 @@ t.test('fixture users share defaults but a setting change touches only that user
   t.equal(s.world.usersByEmail.get('hamlet@zulip.com')?.settings.get('enter_sends'), !before);
   t.equal(s.world.usersByEmail.get('othello@zulip.com')?.settings.get('enter_sends'), before);
 });
+
+t.test("per-channel daily message counts agree with a scan after sends, moves and deletions", async (t) => {
+  const s = testServer();
+  const iago = s.as('iago@zulip.com');
+  const sent: number[] = [];
+  for (let i = 0; i < 6; i++) {
+    const reply = await iago.post('/messages', { type: 'stream', to: i % 2 === 0 ? 'Verona' : 'Denmark', topic: `count ${i}`, content: `m${i}` });
+    sent.push(reply.body.id as number);
+    s.clock.advance(86_400_000 / 2);
+  }
+  t.equal((await iago.patch(`/messages/${sent[0]}`, { stream_id: s.streamId('Scotland'), propagate_mode: 'change_one' })).status, 200);
+  t.equal((await iago.delete(`/messages/${sent[1]}`)).status, 200);
+  const scanned = new Map<string, number>();
+  for (const message of s.world.messages.values()) {
+    if (message.recipient.kind !== 'stream') continue;
+    const key = `${message.recipient.streamId}:${Math.floor(message.sentAt / 86_400_000)}`;
+    scanned.set(key, (scanned.get(key) ?? 0) + 1);
+  }
+  for (const [key, count] of scanned) {
+    const [streamId, day] = key.split(':').map(Number) as [number, number];
+    t.equal(s.world.messages.sentOnDay(streamId, day), count, key);
+  }
+  t.equal(s.world.messages.sentOnDay(s.streamId('Scotland'), Math.floor((s.world.messages.get(sent[0] as number)?.sentAt ?? 0) / 86_400_000)) > 0, true, 'the moved message counts in its new channel');
+});

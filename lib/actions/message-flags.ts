@@ -3,6 +3,7 @@
  * `POST /mark_stream_as_read`, `POST /mark_topic_as_read` (spec 4.11, deprecated), and the
  * `update_message_flags` events, as the real server's message-flag actions do them.
  */
+import { API_FLAGS } from '../entities/message.js';
 import { badRequest } from '../errors.js';
 import type { Message } from '../entities/message.js';
 import type { Stream } from '../entities/stream.js';
@@ -15,20 +16,7 @@ import { unreadMessageDetails } from '../queries/unread.js';
 import { renameGeneralChat } from '../topic-names.js';
 import type { World } from '../world.js';
 
-/** Every flag the API knows (the real server's flag bits without its internal ones). */
-export const API_FLAGS = [
-  'read',
-  'starred',
-  'collapsed',
-  'mentioned',
-  'stream_wildcard_mentioned',
-  'topic_wildcard_mentioned',
-  'group_mentioned',
-  'force_expand',
-  'force_collapse',
-  'has_alert_word',
-  'historical',
-];
+export { API_FLAGS };
 /** Flags set once when the row is created, or unused: known but not editable. */
 const NON_EDITABLE_FLAGS = new Set(['has_alert_word', 'mentioned', 'stream_wildcard_mentioned', 'topic_wildcard_mentioned', 'group_mentioned', 'historical', 'force_expand', 'force_collapse']);
 /** The flags of a row the user does not have (the real server simulates them for readable messages). */

@@ -183,7 +183,7 @@ export function applyStreamEdit(world: World, user: User, plan: StreamEditPlan):
   for (const m of changed) {
     m.editHistory.unshift(m === message ? { ...history, ...moveKeys } : { ...moveKeys });
     if (!moved) continue;
-    m.recipient = { kind: 'stream', streamId: targetStream.id, topic: plan.targetTopic };
+    world.messages.relocate(m, { kind: 'stream', streamId: targetStream.id, topic: plan.targetTopic });
     if (countsAsMove) m.lastMovedAt = now;
     for (const id of rows.losingRows) m.flags.delete(id);
     for (const id of rows.gaining) if (!m.flags.has(id)) m.flags.set(id, new Set(['read']));

@@ -1,7 +1,7 @@
 /** Messages, their per-user flags and their stored edit history (section 2.5). */
 
 export type Recipient =
-  | { readonly kind: 'stream'; streamId: number; topic: string }
+  | { readonly kind: 'stream'; readonly streamId: number; topic: string }
   | { readonly kind: 'direct'; readonly userIds: readonly number[] };
 
 /** One stored edit, newest first in `Message.editHistory`, as the real server stores them. */
@@ -17,6 +17,21 @@ export interface EditEvent {
   readonly stream?: number;
 }
 
+/** Every flag the API knows, in the real server's bit order (`UserMessage.flags`), internal ones left out. */
+export const API_FLAGS: readonly string[] = [
+  'read',
+  'starred',
+  'collapsed',
+  'mentioned',
+  'stream_wildcard_mentioned',
+  'topic_wildcard_mentioned',
+  'group_mentioned',
+  'force_expand',
+  'force_collapse',
+  'has_alert_word',
+  'historical',
+];
+
 /** One user's emoji reaction to a message; `reactionType` is `unicode_emoji`, `realm_emoji` or `zulip_extra_emoji`. */
 export interface Reaction {
   readonly userId: number;
@@ -28,7 +43,8 @@ export interface Reaction {
 export interface Message {
   readonly id: number;
   readonly senderId: number;
-  recipient: Recipient;
+  /** Changed only through `world.messages.relocate`, which keeps the per-channel counts. */
+  readonly recipient: Recipient;
   content: string;
   renderedContent: string;
   /** Milliseconds since the epoch. */

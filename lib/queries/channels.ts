@@ -88,11 +88,12 @@ export function weeklyTraffic(world: World, stream: Stream): number | null {
   const now = world.now();
   const ageDays = Math.floor((now - stream.dateCreated) / DAY_MS);
   if (ageDays < 7) return null;
+  // Days whose end falls in the last 28 days: the real server's analytics count whole days.
   let recent = 0;
-  for (const message of world.messages.values()) {
-    if (message.recipient.kind !== 'stream' || message.recipient.streamId !== stream.id) continue;
-    const dayEnd = Math.floor(message.sentAt / DAY_MS) * DAY_MS + DAY_MS;
-    if (dayEnd <= now && dayEnd > now - 28 * DAY_MS) recent++;
+  const today = Math.floor(now / DAY_MS);
+  for (let day = today - 28; day <= today; day++) {
+    const dayEnd = day * DAY_MS + DAY_MS;
+    if (dayEnd <= now && dayEnd > now - 28 * DAY_MS) recent += world.messages.sentOnDay(stream.id, day);
   }
   let average = ageDays >= 28 ? Math.floor(recent / 4) : Math.floor((recent * 7) / ageDays);
   if (average === 0 && recent > 0) average = 1;

@@ -2,6 +2,7 @@
  * Reading messages: who may read which message, and the API message object of
  * `GET /messages/{message_id}` and of `message` events (OpenAPI get-message `MessagesBase`).
  */
+import { API_FLAGS } from '../entities/message.js';
 import { badRequest } from '../errors.js';
 import type { Message } from '../entities/message.js';
 import type { User } from '../entities/user.js';
@@ -43,18 +44,8 @@ export function accessMessage(world: World, user: User, messageId: number, optio
   return message;
 }
 
-/** Flags in the real server's bit order (`UserMessage.flags`), internal ones left out. */
-const FLAG_ORDER = [
-  'read',
-  'starred',
-  'collapsed',
-  'mentioned',
-  'stream_wildcard_mentioned',
-  'topic_wildcard_mentioned',
-  'group_mentioned',
-  'has_alert_word',
-  'historical',
-];
+/** Flags in the real server's bit order; the two force_* flags are never stored here. */
+const FLAG_ORDER = API_FLAGS.filter((flag) => !flag.startsWith('force_'));
 const rank = (flag: string): number => {
   const index = FLAG_ORDER.indexOf(flag);
   return index === -1 ? FLAG_ORDER.length : index;
