@@ -50,3 +50,15 @@ t.test('archived channels answer from level 360', async (t) => {
     t.equal((await receipts(s, OTHELLO, id)).status === 200, ok, `level ${level}`);
   }
 });
+
+t.test('leaves out readers the requester muted and readers who muted the requester', async (t) => {
+  const s = testServer();
+  const id = await send(s);
+  await read(s, OTHELLO, id);
+  await read(s, CORDELIA, id);
+  t.same((await receipts(s, IAGO, id)).body.user_ids, [s.id(CORDELIA), s.id(OTHELLO)]);
+  t.equal((await s.as(IAGO).post(`/users/me/muted_users/${s.id(OTHELLO)}`)).status, 200);
+  t.equal((await s.as(CORDELIA).post(`/users/me/muted_users/${s.id(IAGO)}`)).status, 200);
+  t.same((await receipts(s, IAGO, id)).body.user_ids, [], 'othello is muted by iago; cordelia muted iago');
+  t.same((await receipts(s, HAMLET, id)).body.user_ids, [s.id(CORDELIA), s.id(OTHELLO)], 'others still see both');
+});
