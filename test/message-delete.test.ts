@@ -85,7 +85,7 @@ t.test('the owner of a bot may delete its messages', async (t) => {
 
 t.test('message_content_delete_limit_seconds limits deleting one\'s own messages, not deleting any message', async (t) => {
   const s = testServer();
-  s.world.realmProperties.set('message_content_delete_limit_seconds', 600);
+  t.equal((await s.as(IAGO).patch('/realm', { message_content_delete_limit_seconds: 600 })).status, 200, 'set through PATCH /realm');
   const a = await send(s, HAMLET);
   const b = await send(s, HAMLET);
   s.clock.advance(600_000);

@@ -62,3 +62,10 @@ t.test('leaves out readers the requester muted and readers who muted the request
   t.same((await receipts(s, IAGO, id)).body.user_ids, [], 'othello is muted by iago; cordelia muted iago');
   t.same((await receipts(s, HAMLET, id)).body.user_ids, [s.id(CORDELIA), s.id(OTHELLO)], 'others still see both');
 });
+
+t.test('PATCH /realm enable_read_receipts turns them off for everyone', async (t) => {
+  const s = testServer();
+  const id = await send(s);
+  t.equal((await s.as('desdemona@zulip.com').patch('/realm', { enable_read_receipts: false })).status, 200);
+  t.same(errorOf(await receipts(s, HAMLET, id)), bad('Read receipts are disabled in this organization.'));
+});
