@@ -69,7 +69,18 @@ export function devFront(currentApp: () => ChatApp, options: DevFrontOptions): (
     if (request.path.startsWith('/__dev/')) return devEndpoint(request, options);
     return currentApp().handle(request);
   };
-  if (!log && !options.cors) return async (request) => route(request);
+  if (!log && !options.cors) {
+    // Decided once: without log and CORS the front is a path check in front of the app, with no
+    // extra promise (an async wrapper around `handle` would add one per request).
+    // A throw still becomes a rejection, as it did from an async function.
+    return (request) => {
+      try {
+        return request.path.startsWith('/__dev/') ? Promise.resolve(devEndpoint(request, options)) : currentApp().handle(request);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    };
+  }
   return async (request) => {
     const started = performance.now();
     let response = await route(request);

@@ -96,23 +96,22 @@ export function createHttpServer(app: ChatApp, options: HttpOptions = {}): Serve
       // How often node checks those two timeouts (its default is every 30 s).
       connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(limits.headersTimeoutMs / 4))),
     },
-    (req, res) => {
-      connections.admit(req, res, () => {
-        const request = new HttpApiRequest(req, res);
-        const refuse = (answer: ApiResponse): void => {
-          connections.closeAfterAnswer(req.socket);
-          writeResponse(res, answer, true);
-        };
-        readBody(req, request.headers, bodyLimits, (body) => {
-          request.body = body;
-          app.handle(request).then(
-            (response) => writeResponse(res, response, connections.closing),
-            () => res.destroy(),
-          );
-        }, refuse);
-      });
-    },
+    (req, res) => connections.admit(req, res, answer),
   );
+  const answer = (req: IncomingMessage, res: ServerResponse): void => {
+    const request = new HttpApiRequest(req, res);
+    const refuse = (refusal: ApiResponse): void => {
+      connections.closeAfterAnswer(req.socket);
+      writeResponse(res, refusal, true);
+    };
+    readBody(req, request.headers, bodyLimits, (body) => {
+      request.body = body;
+      app.handle(request).then(
+        (response) => writeResponse(res, response, connections.closing),
+        () => res.destroy(),
+      );
+    }, refuse);
+  };
   const connections = new Connections(server, limits.maxPipelinedRequests, limits.lingerMs);
   if (limits.maxConnections !== undefined) server.maxConnections = limits.maxConnections;
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
