@@ -4,7 +4,6 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import type { ChatApp } from './app.js';
 import { readBody } from './http-body.js';
 import { Connections } from './http-connections.js';
 import { clientErrorResponse, type HttpOptions, httpLimits, rawResponse } from './http-options.js';
@@ -81,11 +80,16 @@ function headerMap(raw: readonly string[]): Map<string, string> {
   return headers;
 }
 
+/** What the adapter asks for an answer (a `ChatApp`, or a front before one). */
+export interface HttpHandler {
+  answer(request: ApiRequest): ApiResponse | Promise<ApiResponse>;
+}
+
 /**
  * The node:http server for `app`, with the limits of `options` (see HttpOptions). Close it with
  * `closeHttpServer` to let requests in flight finish.
  */
-export function createHttpServer(app: ChatApp, options: HttpOptions = {}): Server {
+export function createHttpServer(app: HttpHandler, options: HttpOptions = {}): Server {
   const limits = httpLimits(options);
   const bodyLimits = { maxBytes: limits.maxBodyBytes, timeoutMs: limits.bodyTimeoutMs };
   const server = createServer(
@@ -106,10 +110,16 @@ export function createHttpServer(app: ChatApp, options: HttpOptions = {}): Serve
     };
     readBody(req, request.headers, bodyLimits, (body) => {
       request.body = body;
-      app.handle(request).then(
-        (response) => writeResponse(res, response, connections.closing),
-        () => res.destroy(),
-      );
+      let response: ApiResponse | Promise<ApiResponse>;
+      try {
+        response = app.answer(request);
+      } catch {
+        res.destroy();
+        return;
+      }
+      // Most answers are ready at once: written now, without a promise hop.
+      if (!(response instanceof Promise)) writeResponse(res, response, connections.closing);
+      else response.then((ready) => writeResponse(res, ready, connections.closing), () => res.destroy());
     }, refuse);
   };
   const connections = new Connections(server, limits.maxPipelinedRequests, limits.lingerMs);
