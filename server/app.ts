@@ -87,11 +87,18 @@ export class ChatApp {
     return host ? `http://${host}` : 'http://localhost:9991';
   }
 
-  /**
-   * Answers one request. The pipeline stays synchronous until something really is asynchronous
-   * (a multipart body, a long poll), which keeps the common path free of promise hops.
-   */
+  /** Answers one request (see `answer`), always as a promise. */
   handle(request: ApiRequest): Promise<ApiResponse> {
+    const response = this.answer(request);
+    return response instanceof Promise ? response : Promise.resolve(response);
+  }
+
+  /**
+   * Answers one request: the answer itself when nothing was asynchronous, otherwise a promise of
+   * it (a multipart body, a long poll). The HTTP adapter writes a synchronous answer at once, with
+   * no promise hop; errors become answers either way.
+   */
+  answer(request: ApiRequest): ApiResponse | Promise<ApiResponse> {
     this.scheduler.tick();
     let outcome: ApiResponse | Promise<ApiResponse>;
     try {
@@ -105,7 +112,7 @@ export class ChatApp {
         (error: unknown) => this.finish(request, this.failure(request, error)),
       );
     }
-    return Promise.resolve(this.finish(request, outcome));
+    return this.finish(request, outcome);
   }
 
   private finish(request: ApiRequest, response: ApiResponse): ApiResponse {

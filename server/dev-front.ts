@@ -61,15 +61,18 @@ function devEndpoint(request: ApiRequest, options: DevFrontOptions): ApiResponse
   return jsonResponse(404, { result: 'error', msg: 'Not Found', code: 'BAD_REQUEST' });
 }
 
-/** The handler a development server listens with. Without log and CORS it adds one path check. */
-export function devFront(currentApp: () => ChatApp, options: DevFrontOptions): (request: ApiRequest) => Promise<ApiResponse> {
+/**
+ * The handler a development server listens with (an answer, or a promise of one, as
+ * `ChatApp.answer`). Decided once here: without log and CORS it adds one path check.
+ */
+export function devFront(currentApp: () => ChatApp, options: DevFrontOptions): (request: ApiRequest) => ApiResponse | Promise<ApiResponse> {
   const log = options.log === true ? (line: string) => void process.stderr.write(`${line}\n`) : options.log || undefined;
   const route = (request: ApiRequest): Promise<ApiResponse> | ApiResponse => {
     if (options.cors && request.method === 'OPTIONS' && request.headers.has('access-control-request-method')) return preflight(request);
     if (request.path.startsWith('/__dev/')) return devEndpoint(request, options);
-    return currentApp().handle(request);
+    return currentApp().answer(request);
   };
-  if (!log && !options.cors) return async (request) => route(request);
+  if (!log && !options.cors) return route;
   return async (request) => {
     const started = performance.now();
     let response = await route(request);

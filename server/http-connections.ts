@@ -18,6 +18,9 @@ import type { Socket } from 'node:net';
 /** Requests of one connection handled at once; answers go out in order anyway. */
 const IN_FLIGHT_PER_CONNECTION = 4;
 
+/** What `admit` runs for a request once its connection can take it. */
+export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
+
 class Connection {
   inFlight = 0;
   /** Requests received and not started, oldest first. */
@@ -25,7 +28,14 @@ class Connection {
   pausedHere = false;
   waitingForDrain = false;
 
-  constructor(readonly socket: Socket) {}
+  /**
+   * @param answerClosed Runs when an answer of this connection closes. One function per
+   *   connection, so that starting a request allocates no closure.
+   */
+  constructor(
+    readonly socket: Socket,
+    readonly answerClosed: () => void,
+  ) {}
 }
 
 export class Connections {
@@ -39,7 +49,11 @@ export class Connections {
     private readonly lingerMs: number,
   ) {
     server.on('connection', (socket: Socket) => {
-      const connection = new Connection(socket);
+      const connection: Connection = new Connection(socket, () => {
+        connection.inFlight--;
+        this.pump(connection);
+        this.settle();
+      });
       this.open.set(socket, connection);
       socket.once('close', () => {
         connection.backlog.length = 0;
@@ -59,32 +73,39 @@ export class Connections {
     return (this.open.get(socket)?.inFlight ?? 0) > 0;
   }
 
-  /** Runs `handle` for the request now, or once its connection can take another answer. */
-  admit(req: IncomingMessage, res: ServerResponse, handle: () => void): void {
+  /**
+   * Runs `handle` for the request now, or once its connection can take another answer. A
+   * connection with nothing waiting (one request at a time) takes the direct path: a counter and
+   * one `close` listener.
+   */
+  admit(req: IncomingMessage, res: ServerResponse, handle: RequestHandler): void {
     const connection = this.open.get(req.socket);
-    const start = (): void => {
-      if (connection) connection.inFlight++;
-      res.once('close', () => {
-        if (connection) connection.inFlight--;
-        if (connection) this.pump(connection);
-        this.settle();
-      });
-      handle();
-    };
-    if (!connection || (connection.backlog.length === 0 && this.canStart(connection))) {
-      start();
+    if (!connection) {
+      res.once('close', () => this.settle());
+      handle(req, res);
+      return;
+    }
+    if (connection.backlog.length === 0 && this.canStart(connection)) {
+      this.start(connection, req, res, handle);
       return;
     }
     if (connection.backlog.length >= this.maxPipelined) {
       connection.socket.destroy();
       return;
     }
-    connection.backlog.push(start);
+    connection.backlog.push(() => this.start(connection, req, res, handle));
     if (!connection.socket.isPaused()) {
       connection.socket.pause();
       connection.pausedHere = true;
     }
     this.pump(connection);
+  }
+
+  private start(connection: Connection, req: IncomingMessage, res: ServerResponse, handle: RequestHandler): void {
+    connection.inFlight++;
+    // A response closes once; `on` rather than `once` spares node's wrapper per request.
+    res.on('close', connection.answerClosed);
+    handle(req, res);
   }
 
   /**

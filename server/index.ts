@@ -115,8 +115,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     old.close();
   };
   const front = devFront(() => app, { devEndpoints: app.devEndpoints, reset, ...(options.log ? { log: options.log } : {}), ...(options.cors ? { cors: true } : {}) });
-  // createHttpServer only calls `handle`: the front decides which app answers.
-  const server = createHttpServer({ handle: front } as Pick<ChatApp, 'handle'> as ChatApp, options);
+  // The front decides which app answers.
+  const server = createHttpServer({ answer: front }, options);
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

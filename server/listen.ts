@@ -4,7 +4,6 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import type { ChatApp } from './app.js';
 import { readBody } from './http-body.js';
 import { Connections } from './http-connections.js';
 import { clientErrorResponse, type HttpOptions, httpLimits, rawResponse } from './http-options.js';
@@ -81,11 +80,16 @@ function headerMap(raw: readonly string[]): Map<string, string> {
   return headers;
 }
 
+/** What the adapter asks for an answer (a `ChatApp`, or a front before one). */
+export interface HttpHandler {
+  answer(request: ApiRequest): ApiResponse | Promise<ApiResponse>;
+}
+
 /**
  * The node:http server for `app`, with the limits of `options` (see HttpOptions). Close it with
  * `closeHttpServer` to let requests in flight finish.
  */
-export function createHttpServer(app: ChatApp, options: HttpOptions = {}): Server {
+export function createHttpServer(app: HttpHandler, options: HttpOptions = {}): Server {
   const limits = httpLimits(options);
   const bodyLimits = { maxBytes: limits.maxBodyBytes, timeoutMs: limits.bodyTimeoutMs };
   const server = createServer(
@@ -96,23 +100,28 @@ export function createHttpServer(app: ChatApp, options: HttpOptions = {}): Serve
       // How often node checks those two timeouts (its default is every 30 s).
       connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(limits.headersTimeoutMs / 4))),
     },
-    (req, res) => {
-      connections.admit(req, res, () => {
-        const request = new HttpApiRequest(req, res);
-        const refuse = (answer: ApiResponse): void => {
-          connections.closeAfterAnswer(req.socket);
-          writeResponse(res, answer, true);
-        };
-        readBody(req, request.headers, bodyLimits, (body) => {
-          request.body = body;
-          app.handle(request).then(
-            (response) => writeResponse(res, response, connections.closing),
-            () => res.destroy(),
-          );
-        }, refuse);
-      });
-    },
+    (req, res) => connections.admit(req, res, answer),
   );
+  const answer = (req: IncomingMessage, res: ServerResponse): void => {
+    const request = new HttpApiRequest(req, res);
+    const refuse = (refusal: ApiResponse): void => {
+      connections.closeAfterAnswer(req.socket);
+      writeResponse(res, refusal, true);
+    };
+    readBody(req, request.headers, bodyLimits, (body) => {
+      request.body = body;
+      let response: ApiResponse | Promise<ApiResponse>;
+      try {
+        response = app.answer(request);
+      } catch {
+        res.destroy();
+        return;
+      }
+      // Most answers are ready at once: written now, without a promise hop.
+      if (!(response instanceof Promise)) writeResponse(res, response, connections.closing);
+      else response.then((ready) => writeResponse(res, ready, connections.closing), () => res.destroy());
+    }, refuse);
+  };
   const connections = new Connections(server, limits.maxPipelinedRequests, limits.lingerMs);
   if (limits.maxConnections !== undefined) server.maxConnections = limits.maxConnections;
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {

@@ -177,6 +177,8 @@ export type ParamValues<S extends ParamSpecs> = {
     : never;
 };
 
+const NO_ALIASES: readonly string[] = [];
+
 /** The bound that excludes the parameter at the emulated level, if any. */
 function excludingBound(world: World, spec: Param<unknown, boolean, boolean>): LevelBound<unknown> | undefined {
   const { since, before } = spec.options;
@@ -196,26 +198,35 @@ export function readDeclared<S extends ParamSpecs>(
 ): { values: ParamValues<S>; consumed: Set<string> } {
   const values: Record<string, unknown> = {};
   const consumed = new Set<string>();
+  // A request without parameters (most GETs) only needs the defaults: no lookups.
+  const sentNothing = params.body.size === 0 && params.query.size === 0;
   for (const [name, spec] of Object.entries(specs)) {
     const excluded = excludingBound(world, spec);
     if (excluded) {
       if (excluded.otherwise) values[name] = excluded.otherwise.value;
       continue;
     }
-    let found: { name: string; raw: string } | undefined;
-    for (const candidate of [name, ...(spec.options.aliases ?? [])]) {
-      const raw = params.body.get(candidate) ?? params.query.get(candidate);
-      if (raw === undefined) continue;
-      if (found) throw confusingArguments(found.name, candidate);
-      found = { name: candidate, raw };
+    let foundName: string | undefined;
+    let foundRaw = '';
+    if (!sentNothing) {
+      // The name, then its aliases, in order; a second one sent is an error naming both.
+      const aliases = spec.options.aliases ?? NO_ALIASES;
+      for (let i = -1; i < aliases.length; i++) {
+        const candidate = i === -1 ? name : (aliases[i] as string);
+        const raw = params.body.get(candidate) ?? params.query.get(candidate);
+        if (raw === undefined) continue;
+        if (foundName !== undefined) throw confusingArguments(foundName, candidate);
+        foundName = candidate;
+        foundRaw = raw;
+      }
     }
-    if (!found) {
+    if (foundName === undefined) {
       if (spec.options.isRequired) throw missingArgument(name);
       if (spec.options.defaultValue) values[name] = spec.options.defaultValue.value;
       continue;
     }
-    consumed.add(found.name);
-    values[name] = spec.decode(found.raw, found.name);
+    consumed.add(foundName);
+    values[name] = spec.decode(foundRaw, foundName);
   }
   return { values: values as ParamValues<S>, consumed };
 }

@@ -67,6 +67,14 @@ function matchSegments(route: CompiledRoute, parts: readonly string[]): Map<stri
   return i === parts.length ? captured : undefined;
 }
 
+const NO_ROUTES: readonly CompiledRoute[] = [];
+
+/** Whether `route` can match a path of `length` segments (a `rest` takes one or more, and ends the match). */
+function canHaveLength(route: CompiledRoute, length: number): boolean {
+  const rest = route.segments.findIndex((segment) => segment.kind === 'rest');
+  return rest === -1 ? length === route.segments.length : length > rest;
+}
+
 /** Resource modules may each add methods to one path; they are served as one route. */
 function mergeSamePaths(defs: readonly RouteDef[]): RouteDef[] {
   const merged = new Map<string, RouteDef>();
@@ -89,6 +97,12 @@ export class Router {
   private readonly staticRoutes = new Map<string, CompiledRoute>();
   /** Routes by their first (always static) segment, in declaration order: a path only tries its own. */
   private readonly byFirstSegment = new Map<string, CompiledRoute[]>();
+  /**
+   * The same lists narrowed by the path's segment count (index), still in declaration order: a
+   * route only appears where it can match that many segments, so `/users/10` tries the few
+   * two-segment `users` routes rather than every `users` route. Longer paths use the full list.
+   */
+  private readonly byFirstSegmentAndLength = new Map<string, CompiledRoute[][]>();
 
   constructor(defs: readonly RouteDef[]) {
     this.routes = mergeSamePaths(defs).map(compile);
@@ -100,6 +114,12 @@ export class Router {
       this.byFirstSegment.set(key, list);
     }
     if (this.byFirstSegment.has('')) throw new Error('every route must start with a static segment');
+    for (const [first, list] of this.byFirstSegment) {
+      const longest = Math.max(...list.map((route) => route.segments.length));
+      const byLength: CompiledRoute[][] = [];
+      for (let length = 0; length <= longest; length++) byLength.push(list.filter((route) => canHaveLength(route, length)));
+      this.byFirstSegmentAndLength.set(first, byLength);
+    }
     // Fast path for routes without parameters; order still matters only among patterns.
     for (const route of this.routes) {
       if (route.segments.every((s) => s.kind === 'static') && !this.staticRoutes.has(route.def.path)) {
@@ -129,13 +149,21 @@ export class Router {
     return entry;
   }
 
+  private candidates(parts: readonly string[]): readonly CompiledRoute[] {
+    const first = parts[0] ?? '';
+    const byLength = this.byFirstSegmentAndLength.get(first);
+    if (!byLength) return NO_ROUTES;
+    return byLength[parts.length] ?? this.byFirstSegment.get(first) ?? NO_ROUTES;
+  }
+
   match(world: World, method: string, rawPath: string): RouteMatch {
     if (!rawPath.startsWith(`${API_PREFIX}/`)) return { kind: 'not-found' };
     const path = rawPath.includes('%') ? decodePath(rawPath.slice(API_PREFIX.length)) : rawPath.slice(API_PREFIX.length);
     const parts = path.split('/').slice(1);
     if (parts.length > 1 && parts[parts.length - 1] === '') parts.pop();
     const exact = this.staticRoutes.get(path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path);
-    for (const route of exact ? [exact] : (this.byFirstSegment.get(parts[0] ?? '') ?? [])) {
+    const candidates = exact ? [exact] : this.candidates(parts);
+    for (const route of candidates) {
       const captured = matchSegments(route, parts);
       if (!captured) continue;
       const { methods, allowed } = this.available(world, route.def);

@@ -58,7 +58,8 @@ export const failureLines = (result: SuiteResult): string[] =>
 /** The same over HTTP on 127.0.0.1 (port chosen by the system). */
 export async function startHttp(mutate?: Mutation): Promise<{ url: string; close(): Promise<void> }> {
   const { app } = brokenApp(mutate);
-  const server = createHttpServer(app);
+  // Through `handle`, which `mutate` replaced (the adapter itself calls `answer`).
+  const server = createHttpServer({ answer: (request) => app.handle(request) });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
