@@ -1,4 +1,5 @@
 /** `--list`: the selected rules as a table, or with `--json` as one JSON document. */
+import type { RuleResult } from '../results.js';
 import type { Rule } from '../rules/types.js';
 
 function levels(rule: Rule): string {
@@ -20,22 +21,19 @@ export function levelSelects(rule: Rule, featureLevel: number): boolean {
   return (min === undefined || featureLevel >= min) && (max === undefined || featureLevel <= max);
 }
 
+/** A rule as `--list --json` shows it: what a result names it by, plus how it is selected. */
+export type RuleListingEntry = Pick<RuleResult, 'id' | 'title' | 'endpoint' | 'section' | 'levels' | 'writes'> & {
+  /** Changes what every member inherits: runs only with `--allow-realm-writes` (or on the embedded server). */
+  readonly realmWide: boolean;
+  /** Identities and capabilities the rule needs. */
+  readonly needs: readonly string[];
+  readonly selected: boolean;
+};
+
 export interface RuleListing {
   /** The level the `selected` flags refer to. */
   readonly featureLevel: number;
-  readonly rules: ReadonlyArray<{
-    readonly id: string;
-    readonly title: string;
-    readonly endpoint: string;
-    readonly section: string;
-    readonly levels: { readonly min?: number; readonly max?: number };
-    readonly writes: boolean;
-    /** Changes what every member inherits: runs only with `--allow-realm-writes` (or on the embedded server). */
-    readonly realmWide: boolean;
-    /** Identities and capabilities the rule needs. */
-    readonly needs: readonly string[];
-    readonly selected: boolean;
-  }>;
+  readonly rules: ReadonlyArray<RuleListingEntry>;
 }
 
 export function listRulesJson(rules: readonly Rule[], featureLevel: number): string {

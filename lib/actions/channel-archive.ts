@@ -12,7 +12,7 @@ import { badRequest, mustBeAdministrator } from '../errors.js';
 import type { Stream } from '../entities/stream.js';
 import { isAdministrator, type User } from '../entities/user.js';
 import { FEATURES } from '../features.js';
-import { activeUserIds } from '../queries/channel-access.js';
+import { activeUsersAudience } from '../queries/channel-access.js';
 import { accessChannelForAdministration } from '../queries/channel-admin.js';
 import { channelToApi } from '../queries/channels.js';
 import type { World } from '../world.js';
@@ -37,7 +37,7 @@ function unsetRealmChannels(world: World, stream: Stream): void {
     data[apiName] = -1;
   }
   if (Object.keys(data).length === 0) return;
-  world.events.send({ type: 'realm', op: 'update_dict', property: 'default', data }, activeUserIds(world, { includeGuests: true }));
+  world.events.send({ type: 'realm', op: 'update_dict', property: 'default', data }, activeUsersAudience(world, { includeGuests: true }));
 }
 
 function removeFromDefaults(world: World, stream: Stream): void {

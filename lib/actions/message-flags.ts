@@ -16,7 +16,6 @@ import { unreadMessageDetails } from '../queries/unread.js';
 import { renameGeneralChat } from '../topic-names.js';
 import type { World } from '../world.js';
 
-export { API_FLAGS };
 /** Flags set once when the row is created, or unused: known but not editable. */
 const NON_EDITABLE_FLAGS = new Set(['has_alert_word', 'mentioned', 'stream_wildcard_mentioned', 'topic_wildcard_mentioned', 'group_mentioned', 'historical', 'force_expand', 'force_collapse']);
 /** The flags of a row the user does not have (the real server simulates them for readable messages). */

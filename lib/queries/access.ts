@@ -83,7 +83,5 @@ export function realmAudience(world: World): Audience {
 
 /** Active human and bot users of the realm (not cross-realm system bots). */
 export function activeRealmUserIds(world: World): number[] {
-  const ids: number[] = [];
-  for (const user of world.users.values()) if (user.isActive && !user.isSystemBot) ids.push(user.id);
-  return ids;
+  return [...realmAudience(world)];
 }

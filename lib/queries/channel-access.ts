@@ -82,11 +82,7 @@ export function activeUsersAudience(world: World, options: { includeGuests: bool
 
 /** Active users of the realm, optionally without guests (cross-realm bots are not members). */
 export function activeUserIds(world: World, options: { includeGuests: boolean }): Set<number> {
-  const ids = new Set<number>();
-  for (const user of world.users.values()) {
-    if (user.isActive && !user.isSystemBot && (options.includeGuests || !isGuest(user))) ids.add(user.id);
-  }
-  return ids;
+  return new Set(activeUsersAudience(world, options));
 }
 
 /** Active organization administrators and owners, bots included (`get_admin_users_and_bots`). */

@@ -15,11 +15,7 @@ export function accessAudience(world: World, target: User): Audience {
 }
 
 export function userIdsWhoCanAccess(world: World, target: User): number[] {
-  const ids: number[] = [];
-  for (const user of world.users.values()) {
-    if (user.isActive && !user.isSystemBot && canAccessUser(world, user, target)) ids.push(user.id);
-  }
-  return ids;
+  return [...accessAudience(world, target)];
 }
 
 /** `can_admin_user`: the bot's owner, or an administrator of the realm. */
