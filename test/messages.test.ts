@@ -169,6 +169,11 @@ t.test('direct messages take user IDs or emails and check every recipient', asyn
   t.same(s.world.messages.get(plain.body.id)?.recipient, { kind: 'direct', userIds: [10, 11, 12] });
   await refused(t, s, { type: 'direct', to: [999], content: 'x' }, 'Invalid user ID 999');
   await refused(t, s, { type: 'direct', to: ['nobody@zulip.com'], content: 'x' }, "Invalid email 'nobody@zulip.com'");
+  // Hamlet's address is hidden from members (visibility 3, administrators): they name him by his API email.
+  const byApiEmail = await s.as('othello@zulip.com').post('/messages', { type: 'direct', to: ['USER10@zulipdev.com'], content: 'hi' });
+  t.same(s.world.messages.get(byApiEmail.body.id)?.recipient, { kind: 'direct', userIds: [10, 12] });
+  await refused(t, s, { type: 'direct', to: ['hamlet@zulip.com'], content: 'x' }, "Invalid email 'hamlet@zulip.com'", 'othello@zulip.com');
+  await refused(t, s, { type: 'direct', to: ['user10@zulip.com'], content: 'x' }, "Invalid email 'user10@zulip.com'");
   await refused(t, s, { type: 'direct', to: [12, 'iago@zulip.com'], content: 'x' }, 'Recipient lists may contain emails or user IDs, but not both.');
   await refused(t, s, { type: 'direct', to: '{"a":1}', content: 'x' }, 'Invalid data type for recipients');
   const othello = s.world.users.get(12);

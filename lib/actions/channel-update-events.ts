@@ -7,7 +7,8 @@ import type { GroupSetting } from '../entities/group.js';
 import type { ChannelPermissionSetting, Stream } from '../entities/stream.js';
 import type { User } from '../entities/user.js';
 import { silentMention } from '../message-links.js';
-import { activeUserIds, adminUserIds, metadataGroupUserIds } from '../queries/channel-access.js';
+import { Audience } from '../events/audience.js';
+import { activeUsersAudience, adminUserIds, metadataGroupUserIds } from '../queries/channel-access.js';
 import { channelSettingApiName, channelToApi, subscriberIds } from '../queries/channels.js';
 import { groupSettingToApi } from '../queries/groups.js';
 import type { World } from '../world.js';
@@ -18,15 +19,26 @@ import { CHANNEL_EVENTS_TOPIC, type ChannelPolicy, channelPolicy } from './subsc
  * `can_access_stream_metadata_user_ids`: active non-guests and the subscribers for public (and
  * web-public) channels, else subscribers, administrators and the metadata groups. Guests who are
  * not subscribed to a web-public channel are not told of its changes, as on the real server.
+ * A public channel's audience is a test, not a list, so a change to it costs the open event
+ * queues rather than a pass over every user; its subscribers are taken as they are now.
  */
-export function metadataAudience(world: World, stream: Stream): Set<number> {
-  const subscribers = subscriberIds(world, stream.id);
-  if (!stream.inviteOnly) return new Set([...activeUserIds(world, { includeGuests: false }), ...subscribers]);
-  return new Set([...subscribers, ...adminUserIds(world), ...metadataGroupUserIds(world, stream)]);
+export function metadataAudience(world: World, stream: Stream): Audience {
+  if (stream.inviteOnly) {
+    const ids = privateMetadataUserIds(world, stream);
+    return new Audience(world, (id) => ids.has(id));
+  }
+  const members = activeUsersAudience(world, { includeGuests: false });
+  const subscribers = new Set(subscriberIds(world, stream.id));
+  return new Audience(world, (id) => subscribers.has(id) || members.includes(id));
+}
+
+/** A private channel's metadata audience, listed: its subscribers, administrators and metadata groups. */
+export function privateMetadataUserIds(world: World, stream: Stream): ReadonlySet<number> {
+  return new Set([...subscriberIds(world, stream.id), ...adminUserIds(world), ...metadataGroupUserIds(world, stream)]);
 }
 
 /** A `stream`/`update` event for one property, keyed by ID with the current name. */
-export function sendStreamUpdate(world: World, stream: Stream, property: string, value: unknown, recipients: Iterable<number>, extra: Record<string, unknown> = {}): void {
+export function sendStreamUpdate(world: World, stream: Stream, property: string, value: unknown, recipients: Iterable<number> | Audience, extra: Record<string, unknown> = {}): void {
   world.events.send({ type: 'stream', op: 'update', stream_id: stream.id, name: stream.name, property, value, ...extra }, recipients);
 }
 
@@ -64,15 +76,16 @@ function policyName(state: PermissionState): string {
  * lose access to a channel made private are not told.
  */
 export function sendPermissionEvents(world: World, actor: User, stream: Stream, old: PermissionState): void {
-  let created = new Set<number>();
+  let created: Audience | undefined;
   if (old.inviteOnly && !stream.inviteOnly) {
     const subscribers = subscriberIds(world, stream.id);
     const sawBefore = new Set([...subscribers, ...adminUserIds(world), ...metadataGroupUserIds(world, stream)]);
-    created = new Set([...activeUserIds(world, { includeGuests: false })].filter((id) => !sawBefore.has(id)));
+    created = activeUsersAudience(world, { includeGuests: false }).without(sawBefore);
     world.events.send({ type: 'stream', op: 'create', streams: [channelToApi(world, stream)] }, created);
     world.events.send({ type: 'subscription', op: 'peer_add', stream_ids: [stream.id], user_ids: subscribers }, created);
   }
-  const recipients = [...metadataAudience(world, stream)].filter((id) => !created.has(id));
+  const audience = metadataAudience(world, stream);
+  const recipients = created ? audience.unless(created) : audience;
   sendStreamUpdate(world, stream, 'invite_only', stream.inviteOnly, recipients, {
     history_public_to_subscribers: stream.historyPublicToSubscribers,
     is_web_public: stream.isWebPublic,
@@ -92,25 +105,22 @@ function settingDescription(world: World, setting: GroupSetting): string {
 /**
  * A group setting changed: users who gain metadata access get `stream`/`create` and `peer_add`,
  * those who lose it `stream`/`delete` (made by the caller's `deleteEvent`), the rest the update;
- * `can_send_message_group` also updates the legacy post policy and posts a notice.
+ * `can_send_message_group` also updates the legacy post policy and posts a notice. `before` is
+ * the private channel's audience before the change, or null for a public channel, whose
+ * audience no group setting changes.
  */
 export function sendGroupSettingEvents(
   world: World,
   actor: User,
   stream: Stream,
-  change: { setting: ChannelPermissionSetting; old: GroupSetting; before: ReadonlySet<number>; oldPostPolicy: number; newPostPolicy: number },
+  change: { setting: ChannelPermissionSetting; old: GroupSetting; before: ReadonlySet<number> | null; oldPostPolicy: number; newPostPolicy: number },
   deleteEvent: (streams: readonly Stream[]) => { type: string; [key: string]: unknown },
 ): void {
   const after = metadataAudience(world, stream);
-  const gained = [...after].filter((id) => !change.before.has(id));
-  const lost = [...change.before].filter((id) => !after.has(id));
   const value = groupSettingToApi(world, stream.settings.get(change.setting)!);
-  sendStreamUpdate(world, stream, channelSettingApiName(world, change.setting), value, [...after].filter((id) => !gained.includes(id)));
-  if (gained.length > 0) {
-    world.events.send({ type: 'stream', op: 'create', streams: [channelToApi(world, stream)] }, gained);
-    world.events.send({ type: 'subscription', op: 'peer_add', stream_ids: [stream.id], user_ids: subscriberIds(world, stream.id) }, gained);
-  }
-  if (lost.length > 0) world.events.send(deleteEvent([stream]), lost);
+  const apiName = channelSettingApiName(world, change.setting);
+  if (change.before === null) sendStreamUpdate(world, stream, apiName, value, after);
+  else sendAccessChanges(world, stream, change.before, privateMetadataUserIds(world, stream), { apiName, value }, deleteEvent);
   if (change.setting !== 'can_send_message_group') return;
   if (change.oldPostPolicy !== change.newPostPolicy) {
     sendStreamUpdate(world, stream, 'stream_post_policy', change.newPostPolicy, after);
@@ -120,4 +130,23 @@ export function sendGroupSettingEvents(
     `${silentMention(actor)} changed the [posting permissions](/help/channel-posting-policy) for this channel:\n\n` +
     `* **Old**: ${settingDescription(world, change.old)}\n* **New**: ${settingDescription(world, stream.settings.get('can_send_message_group')!)}\n`;
   postChannelNotice(world, actor, stream, text, stream.isArchived);
+}
+
+/** A private channel's setting update to who kept access; `create` + `peer_add` to who gained it, `delete` to who lost it. */
+function sendAccessChanges(
+  world: World,
+  stream: Stream,
+  before: ReadonlySet<number>,
+  after: ReadonlySet<number>,
+  update: { apiName: string; value: unknown },
+  deleteEvent: (streams: readonly Stream[]) => { type: string; [key: string]: unknown },
+): void {
+  const gained = [...after].filter((id) => !before.has(id));
+  const lost = [...before].filter((id) => !after.has(id));
+  sendStreamUpdate(world, stream, update.apiName, update.value, [...after].filter((id) => before.has(id)));
+  if (gained.length > 0) {
+    world.events.send({ type: 'stream', op: 'create', streams: [channelToApi(world, stream)] }, gained);
+    world.events.send({ type: 'subscription', op: 'peer_add', stream_ids: [stream.id], user_ids: subscriberIds(world, stream.id) }, gained);
+  }
+  if (lost.length > 0) world.events.send(deleteEvent([stream]), lost);
 }

@@ -25,7 +25,7 @@ import {
   checkUnarchive,
   type GroupSettingChange,
 } from './channel-update-checks.js';
-import { metadataAudience, postChannelNotice, sendGroupSettingEvents, sendPermissionEvents, sendStreamUpdate } from './channel-update-events.js';
+import { metadataAudience, postChannelNotice, privateMetadataUserIds, sendGroupSettingEvents, sendPermissionEvents, sendStreamUpdate } from './channel-update-events.js';
 import { descriptionText, renameText, retentionText, topicsPolicyText } from './channel-update-notices.js';
 import { setDefaultChannel } from './default-streams.js';
 import { streamDeleteEvent } from './subscription-events.js';
@@ -104,7 +104,7 @@ export function updateChannel(world: World, actor: User, streamId: number, input
   if (input.legacyPostPolicy !== undefined) changePostPolicy(world, actor, stream, input.legacyPostPolicy);
   for (const [setting, value] of settings) {
     const old = stream.settings.get(setting)!;
-    const before = metadataAudience(world, stream);
+    const before = stream.inviteOnly ? privateMetadataUserIds(world, stream) : null;
     const oldPostPolicy = streamPostPolicy(world, stream);
     stream.settings.set(setting, value);
     const change = { setting, old, before, oldPostPolicy, newPostPolicy: streamPostPolicy(world, stream) };

@@ -82,12 +82,18 @@ function userById(world: World, id: number): User {
   return user;
 }
 
+/**
+ * The user a recipient email names: its API email (the real one, or `user<ID>@` the fake domain
+ * when the address is hidden), or its real email when the sender may see it. Looked up, not
+ * searched, so a send costs the same in any size of realm.
+ */
 function userByEmail(world: World, sender: User, email: string): User {
   const lower = email.toLowerCase();
-  for (const user of world.users.values()) {
-    if (apiEmail(world, user).toLowerCase() === lower) return user;
-    if (user.deliveryEmail.toLowerCase() === lower && canSeeDeliveryEmail(sender, user)) return user;
-  }
+  const fake = /^user(\d{1,15})@(.+)$/.exec(lower);
+  const byId = fake && fake[2] === world.realm.fakeEmailDomain.toLowerCase() ? world.users.get(Number(fake[1])) : undefined;
+  if (byId && apiEmail(world, byId).toLowerCase() === lower) return byId;
+  const byAddress = world.usersByEmail.get(lower);
+  if (byAddress && (apiEmail(world, byAddress).toLowerCase() === lower || canSeeDeliveryEmail(sender, byAddress))) return byAddress;
   throw badRequest(`Invalid email '${email}'`);
 }
 

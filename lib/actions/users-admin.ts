@@ -8,6 +8,7 @@ import { badRequest, mustBeOwner } from '../errors.js';
 import type { Stream } from '../entities/stream.js';
 import { isOwner, ROLE, type SettingValue, type User } from '../entities/user.js';
 import { FEATURES } from '../features.js';
+import { realmAudience } from '../queries/access.js';
 import { botAudienceIds } from '../queries/bots.js';
 import { accessUserById, toApiUser } from '../queries/users.js';
 import { canAdminUser, checkFullName, isLastHumanOwner, userIdsWhoCanAccess } from '../queries/users-admin.js';
@@ -154,7 +155,7 @@ export function reactivateUser(world: World, actor: User, userId: number): void 
     world.events.send({ type: 'realm_bot', op: 'update', bot: { user_id: target.id, is_active: true } }, botAudienceIds(world, target));
   }
   sendPeerEventsForUser(world, target.id, 'peer_add');
-  const everyone = [...world.users.values()].filter((u) => u.isActive && !u.isSystemBot && u.id !== target.id).map((u) => u.id);
+  const everyone = realmAudience(world).without(new Set([target.id]));
   for (const group of world.groups.values()) {
     if (group.members.has(target.id) && !group.deactivated) {
       world.events.send({ type: 'user_group', op: 'add_members', group_id: group.id, user_ids: [target.id] }, everyone);

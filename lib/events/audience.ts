@@ -23,6 +23,11 @@ export class Audience implements Iterable<number> {
     return new Audience(this.source, (id) => !userIds.has(id) && this.includes(id));
   }
 
+  /** The same audience less whoever `other` includes. */
+  unless(other: Audience): Audience {
+    return new Audience(this.source, (id) => this.includes(id) && !other.includes(id));
+  }
+
   /** The same audience plus `userIds`. */
   with(userIds: ReadonlySet<number>): Audience {
     return new Audience(this.source, (id) => userIds.has(id) || this.includes(id));
