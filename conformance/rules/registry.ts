@@ -24,6 +24,7 @@ import { rules as presence } from './presence.js';
 import { rules as presenceReads } from './presence-reads.js';
 import { rules as userSettingsDefaults } from './user-settings-defaults.js';
 import { rules as userSettingsDefaultsEffects } from './user-settings-defaults-effects.js';
+import { rules as userSettingsDefaultsValues } from './user-settings-defaults-values.js';
 import { rules as users } from './users.js';
 import { rules as messageHistory } from './message-history.js';
 import { rules as push } from './push.js';
@@ -33,7 +34,7 @@ import { rules as reminders } from './reminders.js';
 import { rules as attachments } from './attachments.js';
 import { rules as linkifiersChanges } from './linkifiers-changes.js';
 
-const RULE_FILES: ReadonlyArray<readonly Rule[]> = [conventions, auth, serverSettings, users, messageHistory, push, reportMessage, userSettingsDefaults, userSettingsDefaultsEffects, subscriptions, typing, userTopics, markTopicAsRead, deactivateUser, linkifiers, presence, presenceReads, reminders, attachments, userStatus, userStatusErrors, drafts, draftsErrors, navigationViews, userGroups, userGroupSettings, userGroupSubgroups, linkifiersChanges];
+const RULE_FILES: ReadonlyArray<readonly Rule[]> = [conventions, auth, serverSettings, users, messageHistory, push, reportMessage, userSettingsDefaults, userSettingsDefaultsEffects, userSettingsDefaultsValues, subscriptions, typing, userTopics, markTopicAsRead, deactivateUser, linkifiers, presence, presenceReads, reminders, attachments, userStatus, userStatusErrors, drafts, draftsErrors, navigationViews, userGroups, userGroupSettings, userGroupSubgroups, linkifiersChanges];
 
 const ID_FORMAT = /^[a-z0-9]+(?:-[a-z0-9]+)*(?:\/[a-z0-9]+(?:-[a-z0-9]+)*)+$/;
 
