@@ -9,6 +9,7 @@ import { rules as serverSettings } from './server-settings.js';
 import { rules as subscriptions } from './subscriptions.js';
 import { rules as typing } from './typing.js';
 import { rules as userTopics } from './user-topics.js';
+import { rules as userTopicsTransitions } from './user-topics-transitions.js';
 import { rules as markTopicAsRead } from './mark-topic-as-read.js';
 import { rules as deactivateUser } from './deactivate-user.js';
 import type { Rule } from './types.js';
@@ -33,8 +34,9 @@ import { rules as linkifiers } from './linkifiers.js';
 import { rules as reminders } from './reminders.js';
 import { rules as attachments } from './attachments.js';
 import { rules as linkifiersChanges } from './linkifiers-changes.js';
+import { rules as linkifiersEvents } from './linkifiers-events.js';
 
-const RULE_FILES: ReadonlyArray<readonly Rule[]> = [conventions, auth, serverSettings, users, messageHistory, push, reportMessage, userSettingsDefaults, userSettingsDefaultsEffects, userSettingsDefaultsValues, subscriptions, typing, userTopics, markTopicAsRead, deactivateUser, linkifiers, presence, presenceReads, reminders, attachments, userStatus, userStatusErrors, drafts, draftsErrors, navigationViews, userGroups, userGroupSettings, userGroupSubgroups, linkifiersChanges];
+const RULE_FILES: ReadonlyArray<readonly Rule[]> = [conventions, auth, serverSettings, users, messageHistory, push, reportMessage, userSettingsDefaults, userSettingsDefaultsEffects, userSettingsDefaultsValues, subscriptions, typing, userTopics, userTopicsTransitions, markTopicAsRead, deactivateUser, linkifiers, presence, presenceReads, reminders, attachments, userStatus, userStatusErrors, drafts, draftsErrors, navigationViews, userGroups, userGroupSettings, userGroupSubgroups, linkifiersChanges, linkifiersEvents];
 
 const ID_FORMAT = /^[a-z0-9]+(?:-[a-z0-9]+)*(?:\/[a-z0-9]+(?:-[a-z0-9]+)*)+$/;
 
