@@ -17,6 +17,7 @@ import { rules as userGroups } from './user-groups.js';
 import { rules as userGroupSettings } from './user-group-settings.js';
 import { rules as userGroupSubgroups } from './user-group-subgroups.js';
 import { rules as navigationViews } from './navigation-views.js';
+import { rules as navigationViewsChecks } from './navigation-views-checks.js';
 import { rules as drafts } from './drafts.js';
 import { rules as draftsErrors } from './drafts-errors.js';
 import { rules as userStatus } from './user-status.js';
@@ -28,6 +29,7 @@ import { rules as userSettingsDefaultsEffects } from './user-settings-defaults-e
 import { rules as userSettingsDefaultsValues } from './user-settings-defaults-values.js';
 import { rules as users } from './users.js';
 import { rules as messageHistory } from './message-history.js';
+import { rules as messageHistoryMeaning } from './message-history-meaning.js';
 import { rules as push } from './push.js';
 import { rules as reportMessage } from './report-message.js';
 import { rules as linkifiers } from './linkifiers.js';
@@ -36,7 +38,7 @@ import { rules as attachments } from './attachments.js';
 import { rules as linkifiersChanges } from './linkifiers-changes.js';
 import { rules as linkifiersEvents } from './linkifiers-events.js';
 
-const RULE_FILES: ReadonlyArray<readonly Rule[]> = [conventions, auth, serverSettings, users, messageHistory, push, reportMessage, userSettingsDefaults, userSettingsDefaultsEffects, userSettingsDefaultsValues, subscriptions, typing, userTopics, userTopicsTransitions, markTopicAsRead, deactivateUser, linkifiers, presence, presenceReads, reminders, attachments, userStatus, userStatusErrors, drafts, draftsErrors, navigationViews, userGroups, userGroupSettings, userGroupSubgroups, linkifiersChanges, linkifiersEvents];
+const RULE_FILES: ReadonlyArray<readonly Rule[]> = [conventions, auth, serverSettings, users, messageHistory, messageHistoryMeaning, push, reportMessage, userSettingsDefaults, userSettingsDefaultsEffects, userSettingsDefaultsValues, subscriptions, typing, userTopics, userTopicsTransitions, markTopicAsRead, deactivateUser, linkifiers, presence, presenceReads, reminders, attachments, userStatus, userStatusErrors, drafts, draftsErrors, navigationViews, navigationViewsChecks, userGroups, userGroupSettings, userGroupSubgroups, linkifiersChanges, linkifiersEvents];
 
 const ID_FORMAT = /^[a-z0-9]+(?:-[a-z0-9]+)*(?:\/[a-z0-9]+(?:-[a-z0-9]+)*)+$/;
 
