@@ -11,6 +11,7 @@ import { rules as typing } from './typing.js';
 import { rules as userTopics } from './user-topics.js';
 import { rules as userTopicsTransitions } from './user-topics-transitions.js';
 import { rules as markTopicAsRead } from './mark-topic-as-read.js';
+import { rules as markTopicAsReadScope } from './mark-topic-as-read-scope.js';
 import { rules as deactivateUser } from './deactivate-user.js';
 import type { Rule } from './types.js';
 import { rules as userGroups } from './user-groups.js';
@@ -38,7 +39,7 @@ import { rules as attachments } from './attachments.js';
 import { rules as linkifiersChanges } from './linkifiers-changes.js';
 import { rules as linkifiersEvents } from './linkifiers-events.js';
 
-const RULE_FILES: ReadonlyArray<readonly Rule[]> = [conventions, auth, serverSettings, users, messageHistory, messageHistoryMeaning, push, reportMessage, userSettingsDefaults, userSettingsDefaultsEffects, userSettingsDefaultsValues, subscriptions, typing, userTopics, userTopicsTransitions, markTopicAsRead, deactivateUser, linkifiers, presence, presenceReads, reminders, attachments, userStatus, userStatusErrors, drafts, draftsErrors, navigationViews, navigationViewsChecks, userGroups, userGroupSettings, userGroupSubgroups, linkifiersChanges, linkifiersEvents];
+const RULE_FILES: ReadonlyArray<readonly Rule[]> = [conventions, auth, serverSettings, users, messageHistory, messageHistoryMeaning, push, reportMessage, userSettingsDefaults, userSettingsDefaultsEffects, userSettingsDefaultsValues, subscriptions, typing, userTopics, userTopicsTransitions, markTopicAsRead, markTopicAsReadScope, deactivateUser, linkifiers, presence, presenceReads, reminders, attachments, userStatus, userStatusErrors, drafts, draftsErrors, navigationViews, navigationViewsChecks, userGroups, userGroupSettings, userGroupSubgroups, linkifiersChanges, linkifiersEvents];
 
 const ID_FORMAT = /^[a-z0-9]+(?:-[a-z0-9]+)*(?:\/[a-z0-9]+(?:-[a-z0-9]+)*)+$/;
 
