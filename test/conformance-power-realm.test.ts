@@ -81,12 +81,14 @@ const BREAKAGES: readonly Breakage[] = [
   },
   { what: 'policy 3 is taken as 2 before level 219', rule: 'user-topics/policy-values-at-level', mutate: rewriteParam('POST', USER_TOPICS, 'visibility_policy', (value) => (value === '3' ? '2' : value)), level: 200 },
   { what: 'policy 4 is taken as followed', rule: 'user-topics/policy-values-at-level', mutate: rewriteParam('POST', USER_TOPICS, 'visibility_policy', (value) => (value === '4' ? '3' : value)) },
+  { what: 'realm_linkifiers events list the linkifiers newest first', rule: 'linkifiers/event-after-each-change', mutate: mapEvents('realm_linkifiers', (event) => (event.realm_linkifiers as unknown[]).reverse()) },
   {
-    what: 'realm_linkifiers events list linkifiers by ID, not in their order',
+    what: 'realm_linkifiers events name the template url_format',
     rule: 'linkifiers/event-after-each-change',
-    mutate: mapEvents('realm_linkifiers', (event) => (event.realm_linkifiers as Array<{ id: number }>).sort((a, b) => a.id - b.id)),
+    mutate: mapEvents('realm_linkifiers', (event) => {
+      for (const entry of event.realm_linkifiers as Array<Record<string, unknown>>) [entry.url_format, entry.url_template] = [entry.url_template, undefined];
+    }),
   },
-  { what: 'realm_linkifiers events miss the newest linkifier', rule: 'linkifiers/event-after-each-change', mutate: mapEvents('realm_linkifiers', (event) => (event.realm_linkifiers as unknown[]).pop()) },
   {
     what: 'deleting a deleted linkifier succeeds',
     rule: 'linkifiers/delete-twice-second-refused',

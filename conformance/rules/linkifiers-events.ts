@@ -6,11 +6,11 @@
  * only backtracking engines have are refused, while length alone is not limited.
  */
 import type { ApiClient, JsonObject } from '../client/api-client.js';
-import { check, expectEqual, expectError, expectShape, expectSuccess } from '../expect/assert.js';
+import { check, expectEqual, expectError, expectShape, expectSuccess, fail } from '../expect/assert.js';
 import { v } from '../expect/shape.js';
 import { createOurs, guardOthers, LIST_LEVEL, linkifierPair, linkifierParams, listLinkifiers, REORDER_LEVEL, URL_TEMPLATE_LEVEL } from '../model/linkifiers.js';
 import { type EventQueue, openQueue } from './channel-fixtures.js';
-import { eventsBeforeSentinel, pollUntil } from './event-waits.js';
+import { EVENT_DEADLINE_MS, eventsBeforeSentinel, pollUntil } from './event-waits.js';
 import type { Rule, RuleContext } from './types.js';
 
 const eventShape = v.object(
@@ -25,14 +25,24 @@ async function linkifierQueue(ctx: RuleContext): Promise<EventQueue> {
   return queue;
 }
 
-/** Waits for the next `realm_linkifiers` event and checks its list is the listing right after the change. */
-async function expectListEvent(queue: EventQueue, admin: ApiClient, level: number, change: string): Promise<void> {
-  const events = (await pollUntil(queue, (got) => got.some((event) => event.type === 'realm_linkifiers'))).filter((event) => event.type === 'realm_linkifiers');
-  check(events.length === 1, `after ${change}: expected one realm_linkifiers event, got ${events.length}`);
-  const event = expectShape(events[0], eventShape, `the realm_linkifiers event after ${change}`);
+type Listed = ReadonlyArray<{ id: number; pattern: string; url_template: string }>;
+
+/**
+ * Waits for the first `realm_linkifiers` event whose list shows the change (`reflects`): events
+ * sent before it (earlier changes, delivered late) are passed over, but each must have the
+ * event's shape. That event's list must be the listing right after the change, in its order.
+ */
+async function expectListEvent(queue: EventQueue, admin: ApiClient, level: number, change: string, reflects: (list: Listed) => boolean): Promise<void> {
+  const seen = (events: readonly JsonObject[]): Listed[] =>
+    events.filter((event) => event.type === 'realm_linkifiers').map((event) => expectShape(event, eventShape, `a realm_linkifiers event (waiting for ${change})`).realm_linkifiers);
+  const lists = seen(await pollUntil(queue, (got) => seen(got).some(reflects)));
+  const list = lists.find(reflects);
+  if (list === undefined) fail(`no realm_linkifiers event showing ${change} arrived within ${EVENT_DEADLINE_MS / 1000} s (${lists.length} other realm_linkifiers events)`);
   const listed = (await listLinkifiers(admin, level)).map((entry) => ({ id: entry.id, pattern: entry.pattern, url_template: entry.template }));
-  expectEqual(event.realm_linkifiers, listed, `realm_linkifiers of the event after ${change} (the ordered list GET /realm/linkifiers gives)`);
+  expectEqual(list, listed, `realm_linkifiers of the event after ${change} (the ordered list GET /realm/linkifiers gives)`);
 }
+
+const has = (id: number) => (list: Listed): boolean => list.some((entry) => entry.id === id);
 
 const eventAfterEachChange: Rule = {
   id: 'linkifiers/event-after-each-change',
@@ -49,23 +59,24 @@ const eventAfterEachChange: Rule = {
     const queue = await linkifierQueue(ctx);
     const first = linkifierPair(ctx.name('lk'));
     const firstId = await createOurs(ctx, first.pattern, first.template);
-    await expectListEvent(queue, admin, ctx.featureLevel, 'an add');
+    await expectListEvent(queue, admin, ctx.featureLevel, 'an add', has(firstId));
     const second = linkifierPair(ctx.name('lk'));
     const secondId = await createOurs(ctx, second.pattern, second.template);
-    await expectListEvent(queue, admin, ctx.featureLevel, 'a second add');
+    await expectListEvent(queue, admin, ctx.featureLevel, 'a second add', has(secondId));
     const edited = linkifierPair(ctx.name('lk'));
     expectSuccess(await admin.patch(`/realm/filters/${firstId}`, linkifierParams(ctx.featureLevel, edited.pattern, `${edited.template}/edited`)));
-    await expectListEvent(queue, admin, ctx.featureLevel, 'an update');
+    await expectListEvent(queue, admin, ctx.featureLevel, 'an update', (list) => list.some((entry) => entry.id === firstId && entry.pattern === edited.pattern));
     if (ctx.featureLevel >= REORDER_LEVEL) {
       // Our two swap places; the others keep theirs.
       const ids = (await listLinkifiers(admin, ctx.featureLevel)).map((entry) => entry.id);
       const [a, b] = [ids.indexOf(firstId), ids.indexOf(secondId)];
       [ids[a], ids[b]] = [ids[b]!, ids[a]!];
       expectSuccess(await admin.patch('/realm/linkifiers', { ordered_linkifier_ids: ids }));
-      await expectListEvent(queue, admin, ctx.featureLevel, 'a reorder');
+      const swapped = (list: Listed): boolean => list.findIndex((entry) => entry.id === secondId) < list.findIndex((entry) => entry.id === firstId);
+      await expectListEvent(queue, admin, ctx.featureLevel, 'a reorder', swapped);
     }
     expectSuccess(await admin.delete(`/realm/filters/${firstId}`));
-    await expectListEvent(queue, admin, ctx.featureLevel, 'a delete');
+    await expectListEvent(queue, admin, ctx.featureLevel, 'a delete', (list) => !has(firstId)(list));
   },
 };
 
@@ -82,10 +93,12 @@ const deleteTwice: Rule = {
     await guardOthers(ctx);
     const admin = ctx.as('admin');
     const { pattern, template } = linkifierPair(ctx.name('lk'));
-    const id = await createOurs(ctx, pattern, template);
+    // Opened first: the add's event tells earlier events (delivered late) from the delete's.
     const queue = ctx.featureLevel >= URL_TEMPLATE_LEVEL ? await linkifierQueue(ctx) : undefined;
+    const id = await createOurs(ctx, pattern, template);
+    if (queue) await expectListEvent(queue, admin, ctx.featureLevel, 'the add', has(id));
     expectSuccess(await admin.delete(`/realm/filters/${id}`));
-    if (queue) await expectListEvent(queue, admin, ctx.featureLevel, 'the first delete');
+    if (queue) await expectListEvent(queue, admin, ctx.featureLevel, 'the first delete', (list) => !has(id)(list));
     const before = await listLinkifiers(admin, ctx.featureLevel);
     const again = await admin.delete(`/realm/filters/${id}`);
     expectError(again, { status: 400, code: 'BAD_REQUEST' });
