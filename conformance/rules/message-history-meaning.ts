@@ -30,6 +30,11 @@ function highlighted(diff: string, cls: string): string {
   return [...diff.matchAll(new RegExp(`<span class="${cls}">([\\s\\S]*?)</span>`, 'g'))].map((m) => (m[1] ?? '').replace(/<[^>]*>/g, '')).join(' ');
 }
 
+/** Skips a rule that edits content when the realm turned message editing off. */
+async function requireEditing(ctx: RuleContext): Promise<void> {
+  if ((await fetchState(ctx.as('admin'), ['realm'])).realm_allow_message_editing === false) ctx.skip('the realm turned message editing off (realm_allow_message_editing is false)');
+}
+
 type Kind = 'none' | 'content' | 'topic' | 'content+topic' | 'move' | 'move+topic';
 const KINDS: readonly Kind[] = ['none', 'content', 'topic', 'content+topic', 'move', 'move+topic'];
 
@@ -65,6 +70,7 @@ const eachKind: Rule = {
   needs: ['admin', 'member'],
   async run(ctx) {
     if ((await editHistoryPolicy(ctx.as('admin'))) !== 'all') ctx.skip("the realm's edit-history policy is not 'all'");
+    await requireEditing(ctx);
     const channels = [await createChannel(ctx, 'admin', 'meaning-a', { members: ['member'] }), await createChannel(ctx, 'admin', 'meaning-b', { members: ['member'] })] as const;
     for (const kind of KINDS) {
       const { id, words, expected } = await editOnce(ctx, kind, channels);
@@ -96,6 +102,7 @@ const perRole: Rule = {
   needs: ['admin', 'member', 'guest'],
   async run(ctx) {
     if ((await editHistoryPolicy(ctx.as('admin'))) === 'none') ctx.skip("the realm's edit-history policy is 'none'");
+    await requireEditing(ctx);
     const channel = await createChannel(ctx, 'admin', 'hist-roles', { members: ['member'] });
     const id = await sendToChannel(ctx.as('member'), channel.id, ctx.name('topic'), ctx.name('content'));
     expectSuccess(await ctx.as('member').patch(`/messages/${id}`, { content: ctx.name('edited') }));
@@ -125,6 +132,7 @@ const nonePolicy: Rule = {
   realmWide: true,
   needs: ['admin', 'member'],
   async run(ctx) {
+    await requireEditing(ctx);
     const admin = ctx.as('admin');
     const original = await editHistoryPolicy(admin);
     ctx.cleanup('restore the edit-history policy', async (c) => {
