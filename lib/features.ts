@@ -113,7 +113,7 @@ export const FEATURES = {
   REALM_JITSI: f(212, 'register: realm_jitsi_server_url, server_jitsi_server_url'),
   TYPING_STREAM_ID: f(215, "typing: stream_id parameter; 'private' type refused"),
   GUEST_INDICATOR: f(216, 'register: realm_enable_guest_user_indicator'),
-  FOLLOWED_TOPICS: f(219, 'visibility_policy 3 (followed); web_escape_navigates_to_home_view'),
+  FOLLOWED_TOPICS: f(219, 'visibility_policy 3 (followed); default_view and escape_navigates_to_default_view renamed web_home_view and web_escape_navigates_to_home_view'),
   GUEST_PEER_AND_CREATE_EVENTS: f(220, 'guests get peer events for web-public and subscribed public channels, and web-public stream/create'),
   PERMISSION_METADATA: f(221, 'register: server_supported_permission_settings'),
   NO_REMOVE_EVENT_ON_DEACTIVATION: f(222, 'deactivation sends realm_user update, not remove'),

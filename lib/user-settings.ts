@@ -62,8 +62,11 @@ export const USER_SETTINGS: readonly SettingDefinition[] = [
   bool('enable_drafts_synchronization', true),
   bool('translate_emoticons', false),
   bool('display_emoji_reaction_users', true, 125),
-  string('web_home_view', 'inbox', ['recent_topics', 'inbox', 'all_messages']),
+  // Level 219 renamed `default_view` and `escape_navigates_to_default_view` (and added `inbox`).
+  string('web_home_view', 'inbox', ['recent_topics', 'inbox', 'all_messages'], 219),
   bool('web_escape_navigates_to_home_view', true, 219),
+  { ...string('default_view', 'recent_topics', ['recent_topics', 'all_messages']), removedAt: 219 },
+  { ...bool('escape_navigates_to_default_view', true), removedAt: 219 },
   bool('left_side_userlist', false),
   string('emojiset', 'google', EMOJISETS),
   int('demote_inactive_streams', 1, [1, 2, 3]),

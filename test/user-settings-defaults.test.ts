@@ -180,3 +180,19 @@ t.test('register state carries emojiset_choices and available_notification_sound
   t.equal(state.enter_sends, true, 'the development realm defaults are reported');
   t.equal(state.email_address_visibility, 3);
 });
+
+t.test('before level 219 the home-view settings are default_view and escape_navigates_to_default_view; from 219 they are web_home_view and web_escape_navigates_to_home_view', async (t) => {
+  const old = testServer({ featureLevel: 218 });
+  const oldReply = await old.as(iago).patch(PATH, { default_view: 'all_messages', escape_navigates_to_default_view: false, web_home_view: 'inbox' });
+  t.same(oldReply.body, { result: 'success', msg: '', ignored_parameters_unsupported: ['web_home_view'] });
+  t.match(userSettingsDefaultsState(old.world), { default_view: 'all_messages', escape_navigates_to_default_view: false });
+  t.notOk('web_home_view' in userSettingsDefaultsState(old.world));
+  t.same(errorOf(await old.as(iago).patch(PATH, { default_view: 'inbox' })), { status: 400, code: 'BAD_REQUEST', msg: 'Invalid default_view' });
+
+  const renamed = testServer({ featureLevel: 219 });
+  const reply = await renamed.as(iago).patch(PATH, { default_view: 'all_messages', web_home_view: 'recent_topics' });
+  t.same(reply.body, { result: 'success', msg: '', ignored_parameters_unsupported: ['default_view'] });
+  const state = userSettingsDefaultsState(renamed.world);
+  t.equal(state.web_home_view, 'recent_topics');
+  t.notOk('default_view' in state || 'escape_navigates_to_default_view' in state);
+});

@@ -9,13 +9,16 @@ import { rules as serverSettings } from './server-settings.js';
 import { rules as subscriptions } from './subscriptions.js';
 import { rules as typing } from './typing.js';
 import { rules as userTopics } from './user-topics.js';
+import { rules as userTopicsTransitions } from './user-topics-transitions.js';
 import { rules as markTopicAsRead } from './mark-topic-as-read.js';
+import { rules as markTopicAsReadScope } from './mark-topic-as-read-scope.js';
 import { rules as deactivateUser } from './deactivate-user.js';
 import type { Rule } from './types.js';
 import { rules as userGroups } from './user-groups.js';
 import { rules as userGroupSettings } from './user-group-settings.js';
 import { rules as userGroupSubgroups } from './user-group-subgroups.js';
 import { rules as navigationViews } from './navigation-views.js';
+import { rules as navigationViewsChecks } from './navigation-views-checks.js';
 import { rules as drafts } from './drafts.js';
 import { rules as draftsErrors } from './drafts-errors.js';
 import { rules as userStatus } from './user-status.js';
@@ -24,16 +27,19 @@ import { rules as presence } from './presence.js';
 import { rules as presenceReads } from './presence-reads.js';
 import { rules as userSettingsDefaults } from './user-settings-defaults.js';
 import { rules as userSettingsDefaultsEffects } from './user-settings-defaults-effects.js';
+import { rules as userSettingsDefaultsValues } from './user-settings-defaults-values.js';
 import { rules as users } from './users.js';
 import { rules as messageHistory } from './message-history.js';
+import { rules as messageHistoryMeaning } from './message-history-meaning.js';
 import { rules as push } from './push.js';
 import { rules as reportMessage } from './report-message.js';
 import { rules as linkifiers } from './linkifiers.js';
 import { rules as reminders } from './reminders.js';
 import { rules as attachments } from './attachments.js';
 import { rules as linkifiersChanges } from './linkifiers-changes.js';
+import { rules as linkifiersEvents } from './linkifiers-events.js';
 
-const RULE_FILES: ReadonlyArray<readonly Rule[]> = [conventions, auth, serverSettings, users, messageHistory, push, reportMessage, userSettingsDefaults, userSettingsDefaultsEffects, subscriptions, typing, userTopics, markTopicAsRead, deactivateUser, linkifiers, presence, presenceReads, reminders, attachments, userStatus, userStatusErrors, drafts, draftsErrors, navigationViews, userGroups, userGroupSettings, userGroupSubgroups, linkifiersChanges];
+const RULE_FILES: ReadonlyArray<readonly Rule[]> = [conventions, auth, serverSettings, users, messageHistory, messageHistoryMeaning, push, reportMessage, userSettingsDefaults, userSettingsDefaultsEffects, userSettingsDefaultsValues, subscriptions, typing, userTopics, userTopicsTransitions, markTopicAsRead, markTopicAsReadScope, deactivateUser, linkifiers, presence, presenceReads, reminders, attachments, userStatus, userStatusErrors, drafts, draftsErrors, navigationViews, navigationViewsChecks, userGroups, userGroupSettings, userGroupSubgroups, linkifiersChanges, linkifiersEvents];
 
 const ID_FORMAT = /^[a-z0-9]+(?:-[a-z0-9]+)*(?:\/[a-z0-9]+(?:-[a-z0-9]+)*)+$/;
 

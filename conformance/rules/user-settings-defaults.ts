@@ -144,7 +144,7 @@ const nonAdmin: Rule = {
 /** Names no server of any level accepts here (every known setting, old names included, is reserved). */
 const RESERVED = [
   ...SETTINGS.map((spec) => spec.name),
-  'emojiset', 'dense_mode', 'default_language', 'enable_login_emails', 'enable_marketing_emails', 'timezone', 'default_view',
+  'emojiset', 'dense_mode', 'default_language', 'escape_navigates_to_default_view', 'enable_login_emails', 'enable_marketing_emails', 'timezone', 'default_view',
   'escape_navigates_to_default_view', 'web_mark_read_on_scroll_policy', 'web_left_sidebar_show_channel_folders',
   'web_left_sidebar_unreads_count_summary', 'web_inbox_show_channel_folders', 'allow_private_data_export', 'demote_streams',
 ];

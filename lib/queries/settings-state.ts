@@ -16,6 +16,7 @@ import { availableNotificationSounds, emojisetChoices, userSettingsDefaultsState
 export const LEGACY_DISPLAY: ReadonlySet<string> = new Set([
   'color_scheme',
   'default_language',
+  'default_view',
   'web_home_view',
   'demote_inactive_streams',
   'dense_mode',

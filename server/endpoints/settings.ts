@@ -32,7 +32,7 @@ import { settingParam } from './user-settings-params.js';
 const CHECK_YOUR_EMAIL = 'Check your email for a confirmation link. ';
 
 /** Strings this view checks with `check_string_in_validator` (the defaults view uses Literal types). */
-const VALIDATED_STRINGS = new Set(['web_home_view', 'web_animate_image_previews']);
+const VALIDATED_STRINGS = new Set(['web_home_view', 'default_view', 'web_animate_image_previews']);
 
 function ownSettingParam(world: World, definition: SettingDefinition): Param<SettingValue> {
   if (VALIDATED_STRINGS.has(definition.name) && definition.allowed) {
