@@ -33,7 +33,7 @@ async function listing(ctx: RuleContext, client: ApiClient, params?: Readonly<Re
 }
 
 /** The problems of one user object: role flags against `role`, bot fields against `is_bot`. */
-function fieldProblems(user: ApiUser, ids: ReadonlySet<number>): string[] {
+function fieldProblems(user: ApiUser, ids: ReadonlySet<number>, level: number): string[] {
   const problems: string[] = [];
   const say = (text: string) => problems.push(`user ${user.user_id}: ${text}`);
   const role = user.role;
@@ -46,9 +46,11 @@ function fieldProblems(user: ApiUser, ids: ReadonlySet<number>): string[] {
     if (typeof user.bot_type !== 'number') say('a bot without an integer bot_type');
     if (user.bot_owner_id === undefined) say('a bot without bot_owner_id');
     else if (user.bot_owner_id !== null && !ids.has(user.bot_owner_id)) say(`bot_owner_id ${user.bot_owner_id} is no listed user`);
-    // Bots always have the visibility "everyone": their real address is their API address.
-    if (typeof user.delivery_email !== 'string') say('a bot whose delivery_email is not visible');
-    else if (user.delivery_email.toLowerCase() !== user.email.toLowerCase()) say(`a bot whose email ${user.email} is not its delivery_email ${user.delivery_email}`);
+    // Bots always have the visibility "everyone": their real address is their API address (and,
+    // since delivery_email is always sent, visible to everyone).
+    if (typeof user.delivery_email !== 'string') {
+      if (level >= USER_LEVELS.DELIVERY_EMAIL_ALWAYS) say('a bot whose delivery_email is not visible');
+    } else if (user.delivery_email.toLowerCase() !== user.email.toLowerCase()) say(`a bot whose email ${user.email} is not its delivery_email ${user.delivery_email}`);
     if (user.profile_data !== undefined) say('a bot with profile_data');
   } else {
     if (user.bot_type !== undefined && user.bot_type !== null) say(`bot_type ${user.bot_type} on a user who is not a bot`);
@@ -68,7 +70,7 @@ const roleFlags: Rule = {
     for (const viewer of ctx.identities) {
       const members = await listing(ctx, clientOf(ctx, viewer), { include_custom_profile_fields: true });
       const ids = new Set(members.map((user) => user.user_id));
-      const problems = members.flatMap((user) => fieldProblems(user, ids));
+      const problems = members.flatMap((user) => fieldProblems(user, ids, ctx.featureLevel));
       if (problems.length > 0) fail(`GET /users as ${viewer.email} (${viewer.role}):\n  - ${problems.join('\n  - ')}`);
     }
     // One user of each role code and kind, fetched alone, agrees with the primary viewer's listing.
