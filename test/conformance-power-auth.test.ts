@@ -1,14 +1,12 @@
 /**
  * The authentication and user rules prove their power: against deliberately broken variants of
  * our server the rule that targets the breakage fails (and no other of those run); against the
- * unbroken server every one of them passes at several feature levels, and the API rate-limit rule
- * passes against a server that limits, after really using the limit up.
+ * unbroken server every one of them passes at several feature levels. (The API rate-limit rule's
+ * variants need a server that limits: conformance-power-auth-limits.test.ts.)
  */
 import t from 'tap';
-import { runSuite } from '../conformance/index.js';
 import { EMAIL_VISIBILITY, emailVisibility, ROLE } from '../lib/entities/user.js';
-import { createApp, makeRequest } from '../server/index.js';
-import { failedIds, failureLines, mapJsonBody, type Mutation, runOnReference } from './support/conformance.js';
+import { failedIds, failureLines, type Mutation, runOnReference } from './support/conformance.js';
 import { apiPath, asIago, caller, errorAnswer, formOf, is, newApiKey, rewriteAnswer, usersIn, withForm, withoutHeader, withQuery } from './support/power-helpers.js';
 
 const AUTH_RULES = [
@@ -256,46 +254,6 @@ for (const level of [415, 300, 100]) {
     t.same(failureLines(result), []);
     t.ok(result.results.filter((r) => r.outcome === 'passed').length >= 14);
   });
-}
-
-/** The suite against a server whose API limit is small enough to use up (10 requests a minute per user). */
-async function runOnLimitedServer(mutate?: Mutation) {
-  const app = createApp({ logger: () => undefined, apiRateLimit: { attempts: 10, windowMs: 60_000 } });
-  const original = app.handle.bind(app);
-  if (mutate) app.handle = (request) => mutate(request, original, app);
-  try {
-    return await runSuite({
-      handler: (request) => app.handle(makeRequest(request.method, request.path, { headers: { ...request.headers }, body: request.body, ...(request.signal ? { signal: request.signal } : {}) })),
-      numRuns: 1,
-      seed: 5,
-      only: ['auth/api-rate-limit-headers'],
-    });
-  } finally {
-    app.close();
-  }
-}
-
-t.test('auth/api-rate-limit-headers uses up a small limit and passes against the unbroken server', async (t) => {
-  const result = await runOnLimitedServer();
-  t.same(failureLines(result), []);
-  t.same(result.results[0]?.notes ?? [], [], 'the limit was used up (no note that it was too large or absent)');
-});
-
-for (const [what, mutate] of [
-  ['X-RateLimit-Remaining is not counted down', rewriteHeader('X-RateLimit-Remaining', () => '8')],
-  ['Retry-After is given in milliseconds', rewriteHeader('Retry-After', (value) => String(Number(value) * 1000))],
-] as const) {
-  t.test(`auth/api-rate-limit-headers fails when ${what}`, async (t) => {
-    t.same(failedIds(await runOnLimitedServer(mutate)), ['auth/api-rate-limit-headers']);
-  });
-}
-
-function rewriteHeader(name: string, change: (value: string) => string): Mutation {
-  return async (request, next) => {
-    const response = await next(request);
-    const value = response.headers[name];
-    return value === undefined ? response : { ...response, headers: { ...response.headers, [name]: change(value) } };
-  };
 }
 
 for (const breakage of BREAKAGES) {
