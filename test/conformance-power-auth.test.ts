@@ -26,6 +26,7 @@ const AUTH_RULES = [
   'deactivate-user/bots-neither-target-nor-actor',
   'server-settings/login-methods-mean-what-they-say',
   'server-settings/agrees-with-register',
+  'conventions/ignored-parameters-from-body-and-query',
 ];
 
 const FETCH_KEY = /^\/fetch_api_key$/;
@@ -245,6 +246,16 @@ const BREAKAGES: ReadonlyArray<{ what: string; rule: string; mutate: Mutation }>
     what: '/register reports another feature level than server_settings',
     rule: 'server-settings/agrees-with-register',
     mutate: rewriteAnswer((request) => apiPath(request) === '/register', (body) => typeof body.zulip_feature_level === 'number' && (body.zulip_feature_level -= 1)),
+  },
+  {
+    what: 'the query string of a POST is not read',
+    rule: 'conventions/ignored-parameters-from-body-and-query',
+    mutate: (request, next) => next(request.method === 'POST' ? { ...request, query: [] } : request),
+  },
+  {
+    what: 'client is reported as an unknown parameter',
+    rule: 'conventions/ignored-parameters-from-body-and-query',
+    mutate: rewriteAnswer((request) => formOf(request).has('client'), (body) => Array.isArray(body.ignored_parameters_unsupported) && body.ignored_parameters_unsupported.unshift('client')),
   },
 ];
 

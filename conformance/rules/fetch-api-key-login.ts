@@ -3,7 +3,8 @@
  * attempts and deactivation never touch a real person's account: `fetch_api_key` with the
  * creation password returns the user's existing key, which then acts as that user; the username
  * matches without regard to letter case, the password does not; a deactivated account is refused
- * with the real codes on both paths.
+ * with the real codes on both paths. The login also carries the section 1 convention that unknown
+ * parameters of the body and of the query string are reported together.
  */
 import type { Reply } from '../client/api-client.js';
 import { check, expectEqual, expectError, expectShape, expectSuccess } from '../expect/assert.js';
@@ -105,4 +106,24 @@ const deactivated: Rule = {
   },
 };
 
-export const rules: readonly Rule[] = [passwordLogin, wrongPassword, deactivated];
+/** Level 167: every endpoint reports unknown parameters. */
+const IGNORED_EVERYWHERE_LEVEL = 167;
+
+const ignoredOnLogin: Rule = {
+  id: 'conventions/ignored-parameters-from-body-and-query',
+  title: 'a POST reports the unknown parameters of its form body and of its query string together, sorted, never client (fetch_api_key)',
+  endpoint: 'POST /fetch_api_key',
+  section: '1 conventions 2, 4; 4.6',
+  levels: { min: IGNORED_EVERYWHERE_LEVEL },
+  writes: true,
+  needs: ['throwaway-user', 'email-auth'],
+  async run(ctx) {
+    const user = await ctx.throwawayUser();
+    const body = [['username', user.identity.email], ['password', user.password], ['zz_conformance', 'x'], ['client', 'chat-conformance']] as const;
+    const reply = await ctx.anonymous.post('/fetch_api_key', body, { query: [['aa_conformance', 'y']] });
+    expectSuccess(reply, { ignored: ['aa_conformance', 'zz_conformance'] });
+    expectKeyOf(reply, user, ctx.featureLevel, 'login with unknown parameters');
+  },
+};
+
+export const rules: readonly Rule[] = [passwordLogin, wrongPassword, deactivated, ignoredOnLogin];
