@@ -136,8 +136,8 @@ export class RuleScope {
       anonymous: this.client(undefined, signal),
       async throwawayUser() {
         if (!(rule.needs ?? []).includes('throwaway-user')) throw new Error(`rule ${rule.id} must list 'throwaway-user' in needs`);
-        const identity = await env.throwaway.take();
-        return { identity, client: self.client(basicAuthorization(identity.email, identity.apiKey), signal) };
+        const { identity, password } = await env.throwaway.take();
+        return { identity, password, client: self.client(basicAuthorization(identity.email, identity.apiKey), signal) };
       },
       runShared<T>(key: string, create: () => Promise<T>): Promise<T> {
         let made = env.shared.get(key) as Promise<T> | undefined;

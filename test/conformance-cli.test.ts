@@ -94,9 +94,9 @@ t.test('--output writes the report to a file and only a summary to stderr', asyn
   const { code, stdout, stderr } = await cli(['--reporter', 'json', '--output', file, '--num-runs', '2', '--only', 'server-settings/*']);
   t.equal(code, 0);
   t.equal(stdout, '');
-  t.match(stderr, /4 passed, 0 failed, 0 skipped/);
+  t.match(stderr, /6 passed, 0 failed, 0 skipped/);
   const report = JSON.parse(readFileSync(file, 'utf8')) as SuiteResult;
-  t.same(report.counts, { total: 4, passed: 4, failed: 0, skipped: 0 });
+  t.same(report.counts, { total: 6, passed: 6, failed: 0, skipped: 0 });
 });
 
 t.test('rules outside the emulated feature level are skipped with the reason', async (t) => {

@@ -28,10 +28,16 @@ export interface ThrowawayDeps {
   readonly registerCleanup: (label: string, cleanup: () => Promise<void>) => void;
 }
 
+/** A user the run created: its identity and the password it was created with. */
+export interface CreatedUser {
+  readonly identity: Identity;
+  readonly password: string;
+}
+
 export class ThrowawayUsers {
   private unavailable: string | undefined;
   private probed = false;
-  private readonly spare: Identity[] = [];
+  private readonly spare: CreatedUser[] = [];
   private counter = 0;
 
   constructor(private readonly deps: ThrowawayDeps) {}
@@ -60,13 +66,13 @@ export class ThrowawayUsers {
   }
 
   /** A fresh user no other rule has been given. */
-  async take(): Promise<Identity> {
+  async take(): Promise<CreatedUser> {
     const reason = await this.availability();
     if (reason !== undefined) throw new Error(`cannot create throwaway users: ${reason}`);
     return this.spare.pop() ?? this.create();
   }
 
-  private async create(): Promise<Identity> {
+  private async create(): Promise<CreatedUser> {
     const { admin, adminEmail, anonymous, info, runTag } = this.deps;
     if (!admin || !adminEmail) throw new Error('needs an administrator identity');
     const n = ++this.counter;
@@ -92,6 +98,6 @@ export class ThrowawayUsers {
     if (!credential) throw new Error('created a user but could not obtain its API key (no development or password login)');
     const identity = await verifyCredential(anonymous, { ...credential, source: 'created' });
     if (typeof identity === 'string') throw new Error(identity);
-    return identity;
+    return { identity, password };
   }
 }

@@ -8,39 +8,17 @@
  * cleanups use) is the owner itself.
  */
 import fc from 'fast-check';
-import type { CleanupContext } from '../cleanup.js';
 import { check, expectEqual, expectError, expectShape, expectSuccess } from '../expect/assert.js';
 import { expectDocumentedError } from '../expect/deviation.js';
 import { v } from '../expect/shape.js';
 import { printableText } from './arbitraries.js';
 import { highestUserId, userDirectory } from './channel-fixtures.js';
 import { expectPlainSuccess } from './plain-success.js';
-import type { Rule, RuleContext, ThrowawayUser } from './types.js';
+import { isActive, reactivatedThrowaway, reactivateIfNeeded } from './throwaway-support.js';
+import type { Rule } from './types.js';
 
 /** Level 135: deactivation_notification_comment. */
 const COMMENT_LEVEL = 135;
-
-
-/** A throwaway user, reactivated after the rule if the rule deactivated it. */
-async function throwaway(ctx: RuleContext): Promise<ThrowawayUser> {
-  const user = await ctx.throwawayUser();
-  ctx.cleanup(`reactivate ${user.identity.email} if deactivated`, (c) => reactivateIfNeeded(c, user.identity.userId));
-  return user;
-}
-
-async function reactivateIfNeeded(c: CleanupContext, userId: number): Promise<void> {
-  const admin = c.as('admin');
-  const reply = await admin.get(`/users/${userId}`);
-  if ((reply.body?.user as { is_active?: unknown } | undefined)?.is_active === false) {
-    const back = await admin.post(`/users/${userId}/reactivate`);
-    if (back.status !== 200) throw new Error(`reactivating user ${userId}: HTTP ${back.status} ${back.text.slice(0, 200)}`);
-  }
-}
-
-async function isActive(ctx: RuleContext, userId: number): Promise<boolean> {
-  const reply = await ctx.as('admin').get(`/users/${userId}`);
-  return expectShape(expectSuccess(reply), v.object({ user: v.object({ is_active: v.bool() }) }), 'body', reply).user.is_active;
-}
 
 const deactivates: Rule = {
   id: 'deactivate-user/deactivated-user-unauthorized',
@@ -50,7 +28,7 @@ const deactivates: Rule = {
   writes: true,
   needs: ['admin', 'throwaway-user'],
   async run(ctx) {
-    const { identity, client } = await throwaway(ctx);
+    const { identity, client } = await reactivatedThrowaway(ctx);
     expectSuccess(await client.get('/users/me'));
     const reply = await ctx.as('admin').delete(`/users/${identity.userId}`);
     expectPlainSuccess(reply);
@@ -70,7 +48,7 @@ const comment: Rule = {
   needs: ['admin', 'throwaway-user'],
   async run(ctx) {
     const admin = ctx.as('admin');
-    const { identity } = await throwaway(ctx);
+    const { identity } = await reactivatedThrowaway(ctx);
     await ctx.property('comments', [fc.oneof(fc.constant(''), printableText(200))], async (text) => {
       expectSuccess(await admin.delete(`/users/${identity.userId}`, { deactivation_notification_comment: text }), { ignored: [] });
       check(!(await isActive(ctx, identity.userId)), 'the user is still active');
@@ -87,7 +65,7 @@ const nonAdministrators: Rule = {
   writes: true,
   needs: ['admin', 'member', 'moderator', 'throwaway-user'],
   async run(ctx) {
-    const { identity, client } = await throwaway(ctx);
+    const { identity, client } = await reactivatedThrowaway(ctx);
     await ctx.property('caller x comment', [fc.constantFrom('member', 'moderator' as const), fc.option(printableText(20), { nil: undefined })], async (who, text) => {
       const params = ctx.featureLevel >= COMMENT_LEVEL ? { deactivation_notification_comment: text } : {};
       expectError(await ctx.as(who).delete(`/users/${identity.userId}`, params), { status: 400, code: 'BAD_REQUEST' });

@@ -4,6 +4,13 @@
  */
 import { isDeviationId } from '../deviations.js';
 import { rules as auth } from './auth.js';
+import { rules as authEndpointTable } from './auth-endpoint-table.js';
+import { rules as authRateLimit } from './auth-rate-limit.js';
+import { rules as fetchApiKeyLogin } from './fetch-api-key-login.js';
+import { rules as serverSettingsMeaning } from './server-settings-meaning.js';
+import { rules as usersMeaning } from './users-meaning.js';
+import { rules as usersDefaults } from './users-defaults.js';
+import { rules as deactivateUserRoles } from './deactivate-user-roles.js';
 import { rules as conventions } from './conventions.js';
 import { rules as serverSettings } from './server-settings.js';
 import { rules as subscriptions } from './subscriptions.js';
@@ -39,7 +46,49 @@ import { rules as attachments } from './attachments.js';
 import { rules as linkifiersChanges } from './linkifiers-changes.js';
 import { rules as linkifiersEvents } from './linkifiers-events.js';
 
-const RULE_FILES: ReadonlyArray<readonly Rule[]> = [conventions, auth, serverSettings, users, messageHistory, messageHistoryMeaning, push, reportMessage, userSettingsDefaults, userSettingsDefaultsEffects, userSettingsDefaultsValues, subscriptions, typing, userTopics, userTopicsTransitions, markTopicAsRead, markTopicAsReadScope, deactivateUser, linkifiers, presence, presenceReads, reminders, attachments, userStatus, userStatusErrors, drafts, draftsErrors, navigationViews, navigationViewsChecks, userGroups, userGroupSettings, userGroupSubgroups, linkifiersChanges, linkifiersEvents];
+const RULE_FILES: ReadonlyArray<readonly Rule[]> = [
+  conventions,
+  auth,
+  authEndpointTable,
+  fetchApiKeyLogin,
+  authRateLimit,
+  serverSettings,
+  serverSettingsMeaning,
+  users,
+  usersMeaning,
+  usersDefaults,
+  messageHistory,
+  messageHistoryMeaning,
+  push,
+  reportMessage,
+  userSettingsDefaults,
+  userSettingsDefaultsEffects,
+  userSettingsDefaultsValues,
+  subscriptions,
+  typing,
+  userTopics,
+  userTopicsTransitions,
+  markTopicAsRead,
+  markTopicAsReadScope,
+  deactivateUser,
+  deactivateUserRoles,
+  linkifiers,
+  presence,
+  presenceReads,
+  reminders,
+  attachments,
+  userStatus,
+  userStatusErrors,
+  drafts,
+  draftsErrors,
+  navigationViews,
+  navigationViewsChecks,
+  userGroups,
+  userGroupSettings,
+  userGroupSubgroups,
+  linkifiersChanges,
+  linkifiersEvents,
+];
 
 const ID_FORMAT = /^[a-z0-9]+(?:-[a-z0-9]+)*(?:\/[a-z0-9]+(?:-[a-z0-9]+)*)+$/;
 

@@ -74,6 +74,8 @@ export interface PropertySettings {
 
 export interface ThrowawayUser {
   readonly identity: Identity;
+  /** The password the user was created with (for password login, `fetch_api_key`). */
+  readonly password: string;
   readonly client: ApiClient;
 }
 

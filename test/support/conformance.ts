@@ -6,7 +6,7 @@
 import type { AddressInfo } from 'node:net';
 import { type InProcessHandler, runSuite, type SuiteResult } from '../../conformance/index.js';
 import type { ChatApp } from '../../server/app.js';
-import { createApp } from '../../server/index.js';
+import { createApp, type CreateAppOptions } from '../../server/index.js';
 import { createHttpServer } from '../../server/listen.js';
 import { type ApiRequest, type ApiResponse, makeRequest } from '../../server/request.js';
 
@@ -18,9 +18,9 @@ export interface BrokenApp {
   readonly handler: InProcessHandler;
 }
 
-/** A fresh reference server (development realm), its `handle` wrapped by `mutate`. */
-export function brokenApp(mutate?: Mutation, featureLevel?: number): BrokenApp {
-  const app = createApp({ logger: () => undefined, ...(featureLevel === undefined ? {} : { featureLevel }) });
+/** A fresh reference server (development realm, other `options` if given), its `handle` wrapped by `mutate`. */
+export function brokenApp(mutate?: Mutation, featureLevel?: number, options: CreateAppOptions = {}): BrokenApp {
+  const app = createApp({ logger: () => undefined, ...options, ...(featureLevel === undefined ? {} : { featureLevel }) });
   const original = app.handle.bind(app);
   if (mutate) app.handle = (request) => mutate(request, original, app);
   const handler: InProcessHandler = async (request) =>
@@ -36,11 +36,13 @@ export interface ReferenceRun {
   readonly numRuns: number;
   /** Rule globs (every rule when absent). */
   readonly only?: readonly string[];
+  /** Further options of the server (a per-user API rate limit, ...). */
+  readonly app?: CreateAppOptions;
 }
 
 /** Runs the suite against a fresh reference server (broken or not) and closes it. */
 export async function runOnReference(run: ReferenceRun): Promise<SuiteResult> {
-  const { app, handler } = brokenApp(run.mutate, run.featureLevel);
+  const { app, handler } = brokenApp(run.mutate, run.featureLevel, run.app);
   try {
     return await runSuite({ handler, numRuns: run.numRuns, seed: run.seed, ...(run.only === undefined ? {} : { only: run.only }) });
   } finally {
