@@ -15,6 +15,8 @@ import type { Rule } from './types.js';
 import { rules as userGroups } from './user-groups.js';
 import { rules as userGroupSettings } from './user-group-settings.js';
 import { rules as userGroupSubgroups } from './user-group-subgroups.js';
+import { rules as userGroupNames } from './user-group-names.js';
+import { rules as userGroupRoles } from './user-group-roles.js';
 import { rules as navigationViews } from './navigation-views.js';
 import { rules as drafts } from './drafts.js';
 import { rules as draftsErrors } from './drafts-errors.js';
@@ -33,7 +35,7 @@ import { rules as reminders } from './reminders.js';
 import { rules as attachments } from './attachments.js';
 import { rules as linkifiersChanges } from './linkifiers-changes.js';
 
-const RULE_FILES: ReadonlyArray<readonly Rule[]> = [conventions, auth, serverSettings, users, messageHistory, push, reportMessage, userSettingsDefaults, userSettingsDefaultsEffects, subscriptions, typing, userTopics, markTopicAsRead, deactivateUser, linkifiers, presence, presenceReads, reminders, attachments, userStatus, userStatusErrors, drafts, draftsErrors, navigationViews, userGroups, userGroupSettings, userGroupSubgroups, linkifiersChanges];
+const RULE_FILES: ReadonlyArray<readonly Rule[]> = [conventions, auth, serverSettings, users, messageHistory, push, reportMessage, userSettingsDefaults, userSettingsDefaultsEffects, subscriptions, typing, userTopics, markTopicAsRead, deactivateUser, linkifiers, presence, presenceReads, reminders, attachments, userStatus, userStatusErrors, drafts, draftsErrors, navigationViews, userGroups, userGroupNames, userGroupRoles, userGroupSettings, userGroupSubgroups, linkifiersChanges];
 
 const ID_FORMAT = /^[a-z0-9]+(?:-[a-z0-9]+)*(?:\/[a-z0-9]+(?:-[a-z0-9]+)*)+$/;
 

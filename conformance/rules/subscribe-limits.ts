@@ -7,7 +7,7 @@
  */
 import { check, expectEqual, expectError, expectSuccess } from '../expect/assert.js';
 import { type Channel, channelExists, createChannels, ownSubscriptions, realmLimits } from './channel-fixtures.js';
-import { codePoints } from './subscribe-support.js';
+import { codePoints, filledTo } from './subscribe-support.js';
 import type { Rule, RuleContext } from './types.js';
 
 /** Fillers of one code point each: ASCII, an astral emoji (two UTF-16 units, four UTF-8 bytes), a mix. */
@@ -16,13 +16,6 @@ const FILLERS: ReadonlyArray<readonly [string, readonly string[]]> = [
   ['astral', ['😀']],
   ['mixed scripts', ['é', '日', '😀', 'ж', '𝔘', 'a']],
 ];
-
-/** `prefix` followed by filler characters up to exactly `length` code points. */
-export function filledTo(prefix: string, length: number, filler: readonly string[]): string {
-  const tail: string[] = [];
-  for (let i = codePoints(prefix); i < length; i++) tail.push(filler[i % filler.length] as string);
-  return prefix + tail.join('');
-}
 
 /** Creates a channel with a name as sent, registers its removal, and fails unless it was accepted. */
 async function expectCreated(ctx: RuleContext, sent: string, stored: string, what: string): Promise<void> {
