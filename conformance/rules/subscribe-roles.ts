@@ -51,12 +51,15 @@ const creationByRole: Rule = {
       { kind: 'web-public', params: [['is_web_public', true]] as const, may: (who: IdentityName) => mayPublic.get(who) === true && webPublicEnabled && mayWebPublic.get(who) === true },
     ];
     for (const who of [...NON_GUEST_ROLES, 'guest'] as const) {
+      const attempts: Array<{ kind: string; name: string; allowed: boolean }> = [];
       for (const { kind, params, may } of kinds) {
         const name = ctx.name(`by-${who}`);
         const allowed = who !== 'guest' && may(who);
-        const reply = await attemptChannel(ctx, who, name, params);
-        expectAllowed(reply, allowed, `a ${kind} channel created by the ${who}`);
-        const { entries, reply: listed } = await ownSubscriptions(ctx.as(who));
+        expectAllowed(await attemptChannel(ctx, who, name, params), allowed, `a ${kind} channel created by the ${who}`);
+        attempts.push({ kind, name, allowed });
+      }
+      const { entries, reply: listed } = await ownSubscriptions(ctx.as(who));
+      for (const { kind, name, allowed } of attempts) {
         const entry = entries.find((candidate) => candidate.name === name);
         check(allowed === (entry !== undefined), `the ${kind} channel of the ${who} is ${entry ? '' : 'not '}among its subscriptions`, listed);
         if (entry) expectEqual([entry.invite_only, entry.is_web_public], [kind === 'private', kind === 'web-public'], `invite_only and is_web_public of the ${who}'s ${kind} channel`, listed);
