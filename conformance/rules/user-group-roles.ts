@@ -7,7 +7,7 @@
  */
 import type { IdentityName } from '../credentials/types.js';
 import { check, expectError, expectSuccess } from '../expect/assert.js';
-import { type GroupSettingValue, holdersByRole, NON_GUEST_ROLES, realmState, SettingHolders } from './realm-permissions.js';
+import { type GroupSettingValue, holdersByRole, NON_GUEST_ROLES, realmGroupSetting, realmState, SettingHolders } from './realm-permissions.js';
 import type { Rule, RuleContext } from './types.js';
 import { CREATE } from './user-groups.js';
 import { groupById, groupList, listGroups, RuleGroups } from './user-groups-support.js';
@@ -66,12 +66,14 @@ const subgroupsByRole: Rule = {
   async run(ctx) {
     const admin = ctx.as('admin');
     const creator = ctx.as('member');
+    const state = await realmState(admin);
+    if ((await holdersByRole(ctx, state, 'realm_can_create_groups', ['member'])).get('member') !== true) ctx.skip('the realm does not let members create groups');
     const groups = new RuleGroups(ctx);
     const child = (await groups.create(admin, [['name', ctx.name('child')]])).id;
     const adders = { direct_members: [ctx.identity('second-member').userId], direct_subgroups: [] };
     // The member's group: its creator manages it; the second member may only add to it.
     const group = (await groups.create(creator, [['name', ctx.name('owned')], ['can_add_members_group', adders]])).id;
-    const manageAll = (await realmState(admin)).realm_can_manage_all_groups as GroupSettingValue;
+    const manageAll = realmGroupSetting(state, 'realm_can_manage_all_groups');
     const holders = new SettingHolders(admin);
     const subgroups = () => groupList(admin, group, 'subgroups', true);
     for (const who of ['owner', 'admin', 'moderator', 'second-member', 'member'] as const) {
