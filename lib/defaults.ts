@@ -111,7 +111,7 @@ export const CHANNEL_SETTING_RULES: ReadonlyMap<ChannelPermissionSetting, Settin
   ['can_delete_own_message_group', { allowEveryone: true, allowNobody: true, allowInternet: false }],
   ['can_move_messages_out_of_channel_group', { allowEveryone: true, allowNobody: true, allowInternet: false }],
   ['can_move_messages_within_channel_group', { allowEveryone: true, allowNobody: true, allowInternet: false }],
-  ['can_remove_subscribers_group', { allowEveryone: false, allowNobody: true, allowInternet: false }],
+  ['can_remove_subscribers_group', { allowEveryone: true, allowNobody: true, allowInternet: false }],
   ['can_resolve_topics_group', { allowEveryone: true, allowNobody: true, allowInternet: false }],
   ['can_send_message_group', { allowEveryone: true, allowNobody: true, allowInternet: false }],
   ['can_subscribe_group', { allowEveryone: false, allowNobody: true, allowInternet: false }],

@@ -53,6 +53,16 @@ export async function createChannels(ctx: RuleContext, who: IdentityName, labels
   return channels;
 }
 
+/**
+ * Sends one subscribe request as `who` that may create the channel `name` (a refusal is part of
+ * what the caller checks) and registers the channel's removal unless the request was refused.
+ */
+export async function attemptChannel(ctx: RuleContext, who: IdentityName, name: string, params: ReadonlyArray<readonly [string, unknown]>): Promise<Reply> {
+  const reply = await ctx.as(who).post('/users/me/subscriptions', [['subscriptions', [{ name }]], ...params]);
+  if (reply.status !== 400 && reply.status !== 403) ctx.cleanup(`remove channel ${name}`, (c) => removeChannels(c, [name]));
+  return reply;
+}
+
 /** `GET /get_stream_id` for a name the client can access. */
 export async function streamIdOf(client: ApiClient, name: string): Promise<number> {
   const reply = await client.get('/get_stream_id', { stream: name });

@@ -24,6 +24,8 @@ import type { Rule } from './types.js';
 import { rules as userGroups } from './user-groups.js';
 import { rules as userGroupSettings } from './user-group-settings.js';
 import { rules as userGroupSubgroups } from './user-group-subgroups.js';
+import { rules as userGroupNames } from './user-group-names.js';
+import { rules as userGroupRoles } from './user-group-roles.js';
 import { rules as navigationViews } from './navigation-views.js';
 import { rules as navigationViewsChecks } from './navigation-views-checks.js';
 import { rules as drafts } from './drafts.js';
@@ -84,6 +86,8 @@ const RULE_FILES: ReadonlyArray<readonly Rule[]> = [
   navigationViews,
   navigationViewsChecks,
   userGroups,
+  userGroupNames,
+  userGroupRoles,
   userGroupSettings,
   userGroupSubgroups,
   linkifiersChanges,

@@ -95,6 +95,13 @@ export function textOfLength(length: number): fc.Arbitrary<string> {
 /** Code-point length (what the limits of section 8 count). */
 export const codePoints = (text: string): number => [...text].length;
 
+/** `prefix` followed by filler characters up to exactly `length` code points. */
+export function filledTo(prefix: string, length: number, filler: readonly string[]): string {
+  const tail: string[] = [];
+  for (let i = codePoints(prefix); i < length; i++) tail.push(filler[i % filler.length] as string);
+  return prefix + tail.join('');
+}
+
 /** Characters no channel name may contain (Cc, and Unicode non-characters), reference 1.5. */
 export function forbiddenNameChar(): fc.Arbitrary<string> {
   return fc.oneof(

@@ -151,58 +151,6 @@ const caseInsensitive: Rule = {
   },
 };
 
-const nameLength: Rule = {
-  id: 'subscribe/channel-name-length-limit',
-  title: 'a channel name of max_stream_name_length code points is accepted; one more is refused with 400 BAD_REQUEST and nothing is created',
-  endpoint: 'POST /users/me/subscriptions',
-  section: '2.1; 8',
-  writes: true,
-  needs: ['admin'],
-  async run(ctx) {
-    const admin = ctx.as('admin');
-    const { maxStreamNameLength: max } = await realmLimits(admin);
-    // The tail is generated at full length; the run-tagged prefix then replaces its first code points.
-    const named = (prefix: string, tail: string) => prefix + [...tail].slice(codePoints(prefix)).join('');
-    const over = fc.integer({ min: 1, max: 5 }).chain((extra) => textOfLength(max + extra));
-    await ctx.property('one to five code points over the limit, after a valid new name', [over], async (tail) => {
-      const valid = ctx.name('len-ok');
-      const long = named(`${ctx.name('long')}-`, tail);
-      expectError(await admin.post('/users/me/subscriptions', { subscriptions: [{ name: valid }, { name: long }] }), { status: 400, code: 'BAD_REQUEST' });
-      check(!(await channelExists(admin, valid)), `${valid} was created by a refused request`);
-    });
-    await ctx.property('exactly the limit', [textOfLength(max)], async (tail) => {
-      const name = named(`${ctx.name('max')}-`, tail);
-      const reply = await admin.post('/users/me/subscriptions', { subscriptions: [{ name }] });
-      ctx.cleanup(`remove ${name}`, async (c) => void (await c.as('admin').delete('/users/me/subscriptions', { subscriptions: [name] })));
-      expectSuccess(reply);
-      check(await channelExists(admin, name), `${name} (${codePoints(name)} code points) was not created`);
-    }, { maxRuns: 2 });
-  },
-};
-
-const descriptionLength: Rule = {
-  id: 'subscribe/channel-description-length-limit',
-  title: 'a description of max_stream_description_length code points is stored as sent; one more is refused with 400 BAD_REQUEST',
-  endpoint: 'POST /users/me/subscriptions',
-  section: '2.1; 8',
-  writes: true,
-  needs: ['admin'],
-  async run(ctx) {
-    const admin = ctx.as('admin');
-    const { maxStreamDescriptionLength: max } = await realmLimits(admin);
-    await ctx.property('one to five code points over', [fc.integer({ min: 1, max: 5 }).chain((over) => textOfLength(max + over))], async (description) => {
-      const name = ctx.name('desc-long');
-      expectError(await admin.post('/users/me/subscriptions', { subscriptions: [{ name, description }] }), { status: 400, code: 'BAD_REQUEST' });
-      check(!(await channelExists(admin, name)), `${name} was created with an over-long description`);
-    }, { maxRuns: 5 });
-    await ctx.property('exactly the limit', [textOfLength(max)], async (description) => {
-      const [channel] = (await createChannels(ctx, 'admin', ['desc-max'], { description })) as [Channel];
-      const { entries, reply } = await ownSubscriptions(admin);
-      expectEqual(entries.find((entry) => entry.stream_id === channel.streamId)?.description, description, 'description', reply);
-    }, { maxRuns: 2 });
-  },
-};
-
 const invalidNames: Rule = {
   id: 'subscribe/channel-name-invalid-characters-refused',
   title: 'channel names that are blank or contain control characters or Unicode non-characters are refused with 400 BAD_REQUEST, atomically',
@@ -282,8 +230,6 @@ export const rules: readonly Rule[] = [
   keyedRule(false),
   createsWithSettings,
   caseInsensitive,
-  nameLength,
-  descriptionLength,
   invalidNames,
   malformed,
   ignoredParameters,

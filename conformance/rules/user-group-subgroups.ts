@@ -87,10 +87,11 @@ const cycles: Rule = {
   async run(ctx) {
     const { admin, top, middle, bottom } = await chain(ctx);
     const pairs: Array<[number, number]> = [[top, top], [middle, middle], [bottom, bottom], [middle, top], [bottom, top], [bottom, middle]];
-    await ctx.property('(target, group to add) closing a cycle', [fc.constantFrom(...pairs)], async ([target, sub]) => {
+    // Every pair on every run: a group itself, its parent and its grandparent.
+    for (const [target, sub] of pairs) {
       expectError(await update(admin, target, { add: [sub] }), { status: 400, code: 'BAD_REQUEST' });
       await expectChainIntact(admin, top, middle, bottom);
-    }, { maxRuns: 8 });
+    }
   },
 };
 
@@ -116,10 +117,11 @@ const alreadyOrNot: Rule = {
       [top, { add: [spare], delete: [bottom] }],
       [middle, { add: [spare, bottom] }],
     ];
-    await ctx.property('refused requests', [fc.constantFrom(...requests)], async ([target, params]) => {
+    // Every case on every run.
+    for (const [target, params] of requests) {
       expectError(await update(admin, target, params), { status: 400, code: 'BAD_REQUEST' });
       await expectChainIntact(admin, top, middle, bottom);
-    }, { maxRuns: 10 });
+    }
   },
 };
 

@@ -1,7 +1,7 @@
 /**
  * Building blocks for the deliberate breakages of the conformance power tests: reading and
- * rewriting a request's form, matching requests by method and API path, the caller, and canned
- * answers in the server's envelope.
+ * rewriting a request's form, matching requests by method and API path, the caller or another
+ * user, and canned answers in the server's envelope.
  */
 import type { User } from '../../lib/entities/user.js';
 import type { ChatApp } from '../../server/app.js';
@@ -11,7 +11,7 @@ import { mapJsonBody, type Mutation } from './conformance.js';
 export const SUCCESS: ApiResponse = { status: 200, headers: { 'content-type': 'application/json' }, body: '{"result":"success","msg":""}\n' };
 
 /** A 400 BAD_REQUEST answer with `msg`. */
-export const badRequestAnswer = (msg: string): ApiResponse => ({ ...SUCCESS, status: 400, body: `${JSON.stringify({ result: 'error', msg, code: 'BAD_REQUEST' })}\n` });
+export const badRequestAnswer = (msg: string): ApiResponse => errorAnswer(msg);
 
 export const formOf = (request: ApiRequest): URLSearchParams => new URLSearchParams(Buffer.from(request.body).toString('utf8'));
 export const withForm = (request: ApiRequest, form: URLSearchParams): ApiRequest => ({ ...request, body: new TextEncoder().encode(form.toString()) });
@@ -22,17 +22,14 @@ export const idIn = (request: ApiRequest): number => Number(/\/(\d+)(?:\/[a-z_]+
 
 /** The user a request authenticates as (Basic credentials), if any. */
 export function caller(app: ChatApp, request: ApiRequest): User | undefined {
-  const header = request.headers.get('authorization') ?? '';
-  const email = Buffer.from(header.replace(/^Basic /, ''), 'base64').toString().split(':')[0] ?? '';
+  const header = request.headers.get('authorization');
+  if (!header?.startsWith('Basic ')) return undefined;
+  const email = Buffer.from(header.slice(6), 'base64').toString().split(':')[0] ?? '';
   return app.world.usersByEmail.get(email.toLowerCase());
 }
 
 /** The request sent as iago (an administrator) instead of its caller. */
-export function asIago(app: ChatApp, request: ApiRequest): ApiRequest {
-  const iago = app.world.usersByEmail.get('iago@zulip.com')!;
-  const headers = new Map(request.headers).set('authorization', `Basic ${Buffer.from(`${iago.deliveryEmail}:${iago.apiKey}`).toString('base64')}`);
-  return { ...request, headers };
-}
+export const asIago = (app: ChatApp, request: ApiRequest): ApiRequest => asUser(request, app.world.usersByEmail.get('iago@zulip.com')!);
 
 /** Rewrites one form parameter of matching requests (or drops it when `change` returns undefined). */
 export const rewriteParam = (method: string, path: RegExp, name: string, change: (value: string) => string | undefined): Mutation => (request, next) => {
@@ -60,3 +57,59 @@ export const mapEvents = (type: string, change: (event: Record<string, unknown>)
   mapAnswers('GET', /^\/events$/, (body) => {
     if (Array.isArray(body.events)) for (const event of body.events as Array<Record<string, unknown>>) if (event.type === type) change(event);
   });
+
+const API = '/api/v1';
+
+/** Role codes of the user entity (owner 100 ... guest 600). */
+export const ROLE_CODE = { owner: 100, admin: 200, moderator: 300, member: 400, guest: 600 } as const;
+
+/** The request with its form changed by `change`. */
+export function changeForm(request: ApiRequest, change: (form: URLSearchParams) => void): ApiRequest {
+  const form = formOf(request);
+  change(form);
+  return withForm(request, form);
+}
+
+/** The same request authenticated as `user`. */
+export function asUser(request: ApiRequest, user: User): ApiRequest {
+  const headers = new Map(request.headers).set('authorization', `Basic ${Buffer.from(`${user.deliveryEmail}:${user.apiKey}`).toString('base64')}`);
+  return { ...request, headers };
+}
+
+/** The first user of a role (the development realm has one owner, one administrator, ...). */
+export function userOfRole(app: ChatApp, role: number): User {
+  const user = [...app.world.users.values()].find((candidate) => candidate.role === role && candidate.isActive && !candidate.isBot);
+  if (!user) throw new Error(`no user of role ${role}`);
+  return user;
+}
+
+/** Changes only requests of this method whose path (after `/api/v1`) is `path` or matches it. */
+export const on =
+  (method: string, path: string | RegExp, mutate: Mutation): Mutation =>
+  (request, next, app) => {
+    const local = request.path.startsWith(API) ? request.path.slice(API.length) : request.path;
+    const matches = request.method === method && (typeof path === 'string' ? local === path : path.test(local));
+    return matches ? mutate(request, next, app) : next(request);
+  };
+
+/** A JSON error answer as the real server gives it. */
+export const errorAnswer = (msg: string, code = 'BAD_REQUEST', status = 400): ApiResponse => ({
+  status,
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ result: 'error', msg, code }),
+});
+
+
+/** The parsed JSON value of a form parameter (undefined when absent or not JSON). */
+export function jsonParam<T>(form: URLSearchParams, name: string): T | undefined {
+  const raw = form.get(name);
+  if (raw === null) return undefined;
+  try {
+    return JSON.parse(raw) as T;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Code-point length. */
+export const codePoints = (text: string): number => [...text].length;
