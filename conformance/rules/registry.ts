@@ -32,8 +32,15 @@ import { rules as linkifiers } from './linkifiers.js';
 import { rules as reminders } from './reminders.js';
 import { rules as attachments } from './attachments.js';
 import { rules as linkifiersChanges } from './linkifiers-changes.js';
+import { rules as typingSharp } from './typing-sharp.js';
+import { rules as presenceSharp } from './presence-sharp.js';
+import { rules as userStatusSharp } from './user-status-sharp.js';
+import { rules as draftsSharp } from './drafts-sharp.js';
+import { rules as remindersSharp } from './reminders-sharp.js';
+import { rules as reportMessageSharp } from './report-message-sharp.js';
+import { rules as attachmentsSharp } from './attachments-sharp.js';
 
-const RULE_FILES: ReadonlyArray<readonly Rule[]> = [conventions, auth, serverSettings, users, messageHistory, push, reportMessage, userSettingsDefaults, userSettingsDefaultsEffects, subscriptions, typing, userTopics, markTopicAsRead, deactivateUser, linkifiers, presence, presenceReads, reminders, attachments, userStatus, userStatusErrors, drafts, draftsErrors, navigationViews, userGroups, userGroupSettings, userGroupSubgroups, linkifiersChanges];
+const RULE_FILES: ReadonlyArray<readonly Rule[]> = [conventions, auth, serverSettings, users, messageHistory, push, reportMessage, reportMessageSharp, userSettingsDefaults, userSettingsDefaultsEffects, subscriptions, typing, typingSharp, userTopics, markTopicAsRead, deactivateUser, linkifiers, presence, presenceReads, presenceSharp, reminders, remindersSharp, attachments, attachmentsSharp, userStatus, userStatusErrors, userStatusSharp, drafts, draftsErrors, draftsSharp, navigationViews, userGroups, userGroupSettings, userGroupSubgroups, linkifiersChanges];
 
 const ID_FORMAT = /^[a-z0-9]+(?:-[a-z0-9]+)*(?:\/[a-z0-9]+(?:-[a-z0-9]+)*)+$/;
 
