@@ -5,12 +5,12 @@
  * and topic refused on create and on edit.
  */
 import type { JsonObject } from '../client/api-client.js';
-import { check, expectEqual, expectError, expectShape, fail } from '../expect/assert.js';
+import { check, expectEqual, expectError, expectShape } from '../expect/assert.js';
 import { v } from '../expect/shape.js';
 import { type DraftInput, draftDifference, type ExpectedDraft } from '../model/draft-cases.js';
 import { listDrafts, listedDraftShape } from '../model/drafts-model.js';
 import { openQueue, realmLimits } from './channel-fixtures.js';
-import { pollUntil } from './event-waits.js';
+import { eventsBeforeSentinel } from './event-waits.js';
 import { expectPlainSuccess } from './plain-success.js';
 import { draftsSetup } from './drafts-support.js';
 import { BASE_DRAFT, BASE_EXPECTED, ENDPOINT, expectDraft, LEVELS } from './drafts.js';
@@ -30,9 +30,36 @@ function draftOfEachType(channelId: number | undefined, otherId: number, content
 
 const eventDraft = (value: unknown, what: string) => expectShape(value, listedDraftShape, what);
 
+/** What a step of the rule should make the owner's queue receive: the event's op, the draft's ID, and its content. */
+interface ExpectedEvent {
+  readonly op: 'add' | 'update' | 'remove';
+  readonly id: number;
+  readonly draft?: ExpectedDraft;
+}
+
+/** The draft an `add` (its one draft) or `update` event carries. */
+function draftOfEvent(event: JsonObject): unknown {
+  if (event.op !== 'add') return event.draft;
+  const drafts = expectShape(event.drafts, v.array(v.object({})), 'drafts of the add event');
+  expectEqual(drafts.length, 1, 'drafts in an add event for one created draft');
+  return drafts[0];
+}
+
+/** Fails unless the drafts events received are exactly the expected ones, in order. */
+function expectDraftEvents(received: readonly JsonObject[], expected: readonly ExpectedEvent[]): void {
+  const events = received.filter((event) => event.type === 'drafts');
+  const idOf = (event: JsonObject) => (event.op === 'remove' ? event.draft_id : (draftOfEvent(event) as { id?: unknown } | undefined)?.id);
+  expectEqual(events.map((event) => `${String(event.op)} ${String(idOf(event))}`), expected.map((step) => `${step.op} ${step.id}`), 'drafts events (op and draft ID), in order');
+  for (const [index, step] of expected.entries()) {
+    if (!step.draft) continue;
+    const difference = draftDifference(eventDraft(draftOfEvent(events[index]!), `the draft of the ${step.op} event for draft ${step.id}`), step.draft);
+    check(difference === '', `the ${step.op} event for draft ${step.id}: ${difference}`);
+  }
+}
+
 const typesAndEvents: Rule = {
   id: 'drafts/each-type-with-events',
-  title: "a draft of each type ('', 'private', 'stream') is created, edited into the next type and deleted, each step sending the owner a drafts event (add with the drafts, update with the draft, remove with its ID) that agrees with GET /drafts; deleting or editing it again answers 404 BAD_REQUEST",
+  title: "a draft of each type ('', 'private', 'stream') is created, edited into the next type and deleted, each step sending the owner one drafts event (add with the draft, update with the draft, remove with its ID) that agrees with GET /drafts; deleting or editing it again answers 404 BAD_REQUEST and sends nothing",
   endpoint: ENDPOINT,
   section: '2.2; 4.8; 6 item 1',
   levels: LEVELS,
@@ -42,40 +69,38 @@ const typesAndEvents: Rule = {
     const setup = await draftsSetup(ctx);
     const queue = await openQueue(setup.client, ['drafts']);
     ctx.cleanup('delete drafts queue', async () => queue.close());
-    const nextEvent = async (op: string, what: string): Promise<JsonObject> => {
-      const ofOp = (events: readonly JsonObject[]) => events.filter((event) => event.type === 'drafts' && event.op === op);
-      const found = ofOp(await pollUntil(queue, (received) => ofOp(received).length > 0));
-      if (found.length === 0) fail(`no drafts event with op ${op} after ${what}`);
-      return found[0]!;
-    };
     const cases = draftOfEachType(setup.world.channelId, ctx.identity('second-member').userId, ctx.name('draft'));
     const ids: number[] = [];
-    for (const [input, expected] of cases) {
+    const expected: ExpectedEvent[] = [];
+    for (const [input, readBack] of cases) {
       const id = await setup.create(input);
       ids.push(id);
-      const added = await nextEvent('add', `creating a ${JSON.stringify(input.type)} draft`);
-      const drafts = expectShape(added.drafts, v.array(v.object({ id: v.int() })), 'drafts of the add event');
-      expectEqual(drafts.length, 1, 'drafts in the add event');
-      const difference = draftDifference(eventDraft(drafts[0], 'the added draft'), expected);
-      check(drafts[0]!.id === id && difference === '', `the add event's draft: id ${drafts[0]!.id} (expected ${id}) ${difference}`);
-      await expectDraft(setup, id, expected, `the created ${JSON.stringify(input.type)} draft`);
+      expected.push({ op: 'add', id, draft: readBack });
+      await expectDraft(setup, id, readBack, `the created ${JSON.stringify(input.type)} draft`);
     }
     for (const [index, id] of ids.entries()) {
-      const [input, expected] = cases[(index + 1) % cases.length]!;
+      const [input, readBack] = cases[(index + 1) % cases.length]!;
       expectPlainSuccess(await setup.client.patch(`/drafts/${id}`, { draft: input }));
-      const updated = eventDraft((await nextEvent('update', `editing draft ${id}`)).draft, 'the draft of the update event');
-      const difference = draftDifference(updated, expected);
-      check(updated.id === id && difference === '', `the update event's draft: id ${updated.id} (expected ${id}) ${difference}`);
-      await expectDraft(setup, id, expected, `draft ${id} edited into type ${JSON.stringify(input.type)}`);
+      expected.push({ op: 'update', id, draft: readBack });
+      await expectDraft(setup, id, readBack, `draft ${id} edited into type ${JSON.stringify(input.type)}`);
     }
     for (const id of ids) {
       expectPlainSuccess(await setup.client.delete(`/drafts/${id}`));
-      expectEqual((await nextEvent('remove', `deleting draft ${id}`)).draft_id, id, 'draft_id of the remove event');
+      expected.push({ op: 'remove', id });
       expectError(await setup.client.delete(`/drafts/${id}`), { status: 404, code: 'BAD_REQUEST' });
       expectError(await setup.client.patch(`/drafts/${id}`, { draft: BASE_DRAFT }), { status: 404, code: 'BAD_REQUEST' });
     }
     const listed = new Set((await listDrafts(setup.client)).map((draft) => draft.id));
     check(!ids.some((id) => listed.has(id)), 'deleted drafts are still listed');
+    // Drafts events are sent as each request commits, in order: one more draft's add event closes the list.
+    let sentinel = -1;
+    const received = await eventsBeforeSentinel(
+      queue,
+      async () => void (sentinel = await setup.create(BASE_DRAFT)),
+      (event) => event.type === 'drafts' && event.op === 'add' && (event.drafts as Array<{ id?: unknown }> | undefined)?.[0]?.id === sentinel,
+      'the add event of one more draft',
+    );
+    expectDraftEvents(received, expected);
   },
 };
 
