@@ -28,6 +28,7 @@ const attachmentShape = v.object({
 type ApiAttachment = Infer<typeof attachmentShape>;
 const listShape = v.object({ attachments: v.array(attachmentShape), upload_space_used: v.number() });
 
+/** `GET /attachments` as `client`, shape-checked: the caller's attachments and the realm's `upload_space_used`. */
 export async function listAttachments(client: ApiClient): Promise<{ attachments: ApiAttachment[]; used: number }> {
   const reply = await client.get('/attachments');
   const body = expectShape(expectSuccess(reply), listShape, 'body', reply);

@@ -14,8 +14,11 @@ import { expectUnauthorized } from './credentials-required.js';
 import { createChannel, FAR_ID_FLOOR, maxMessageId, runChannel, sendToChannel } from './message-fixtures.js';
 import type { Rule, RuleContext } from './types.js';
 
+/** Level 381: creating reminders. */
 export const REMINDERS_LEVEL = 381;
+/** Level 415: the `note` of a reminder. */
 export const NOTE_LEVEL = 415;
+/** A day in seconds. */
 export const DAY = 24 * 60 * 60;
 
 /** The member's message in the run channel (a topic of its own), and the server's time when it was sent. */

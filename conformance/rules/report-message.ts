@@ -16,10 +16,13 @@ import { createChannel, FAR_ID_FLOOR, fetchState, maxMessageId, type RunChannel,
 import type { Rule, RuleContext } from './types.js';
 import { EVENT_DEADLINE_MS } from './event-waits.js';
 
+/** Level 382: reporting messages. */
 export const REPORT_LEVEL = 382;
+/** Every `report_type` of section 4.14. */
 export const REPORT_TYPES = ['spam', 'harassment', 'inappropriate', 'norms', 'other'] as const;
 /** Section 8: clients limit the description to 1000 characters; the server refuses longer ones. */
 export const DESCRIPTION_LIMIT = 1000;
+/** What the reporting rules need: the administrator sets the moderation channel, the second member is reported. */
 export const NEEDS = ['admin', 'member', 'second-member'] as const;
 
 /** The realm's moderation request channel ID, -1 when there is none (FL 331). */
@@ -61,6 +64,7 @@ export async function reportingSetup(ctx: RuleContext): Promise<{ moderation: Ru
   return { moderation, message: await reportedMessage(ctx) };
 }
 
+/** The member reports message `messageId` with these parameters. */
 export const report = (ctx: RuleContext, messageId: number, params: Record<string, unknown> | ReadonlyArray<readonly [string, unknown]>) =>
   ctx.as('member').post(`/messages/${messageId}/report`, params);
 
