@@ -6,7 +6,7 @@
 import t from 'tap';
 import { ROLE } from '../lib/entities/user.js';
 import { failedIds, failureLines, type Mutation, runOnReference } from './support/conformance.js';
-import { asAdmin, callerOf, codePoints, errorsSucceed, formOf, idIn, is, mapEvents, refuseWhen, rewriteParam } from './support/mutations.js';
+import { asAdmin, callerOf, codePoints, errorsSucceed, formOf, idIn, is, mapBody, mapEvents, refuseWhen, rewriteParam } from './support/mutations.js';
 
 const SHARP_RULES = [
   'typing/every-type-and-op-delivered',
@@ -16,6 +16,7 @@ const SHARP_RULES = [
   'user-status/status-text-exact-limit',
   'user-status/who-may-set-a-status',
   'user-status/change-sends-user-status-event',
+  'user-status/away-mirrors-presence-enabled',
   'drafts/each-type-with-events',
   'drafts/topic-at-max-topic-length',
   'drafts/null-bytes-refused-on-create-and-edit',
@@ -138,6 +139,16 @@ const BREAKAGES: ReadonlyArray<{ what: string; rule: string; level?: number; mut
     what: 'user_status events carry away: false',
     rule: 'user-status/change-sends-user-status-event',
     mutate: mapEvents('user_status', (event) => ({ ...event, away: false })),
+  },
+  {
+    what: 'away is never shown',
+    rule: 'user-status/away-mirrors-presence-enabled',
+    mutate: mapBody('GET', STATUS, (body) => delete (body.status as Record<string, unknown>).away),
+  },
+  {
+    what: 'away is shown for every user with a status',
+    rule: 'user-status/away-mirrors-presence-enabled',
+    mutate: mapBody('GET', STATUS, (body) => Object.keys(body.status as object).length > 0 && ((body.status as Record<string, unknown>).away = true)),
   },
   {
     what: 'an edit sends no drafts event',

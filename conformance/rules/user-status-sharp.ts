@@ -2,14 +2,15 @@
  * `POST /users/{user_id}/status` checked exactly on every run (sections 2.11, 4.7, 5.5, 8): the
  * 60-character limit at 60 and at 61 (code points, counted after stripping), who may set a
  * status (administrators and owners, on others and on themselves; nobody else, not even on
- * themselves), and the `user_status` event each change sends.
+ * themselves), the `user_status` event each change sends, and `away` following invisible mode.
  */
 import type { ApiClient, JsonObject } from '../client/api-client.js';
 import type { Identity } from '../credentials/types.js';
-import { expectEqual, expectError, fail } from '../expect/assert.js';
+import { expectEqual, expectError, expectSuccess, fail } from '../expect/assert.js';
 import { openQueue } from './channel-fixtures.js';
 import { pollUntil } from './event-waits.js';
 import { expectPlainSuccess } from './plain-success.js';
+import { ownSettings } from './state-fetch.js';
 import type { Rule, RuleContext } from './types.js';
 import { ENDPOINT } from './user-status.js';
 import { ADMIN_STATUS_LEVEL, expectStatusUnchanged, memberStatusSetup, readStatus, restoreStatusLater, restoringParams, STATUS_TEXT_LIMIT, statusFields, UNICODE_EMOJI } from './user-status-support.js';
@@ -124,4 +125,31 @@ const statusEvent: Rule = {
   },
 };
 
-export const rules: readonly Rule[] = [exactLimit, whoMaySet, statusEvent];
+const awayMirrorsPresence: Rule = {
+  id: 'user-status/away-mirrors-presence-enabled',
+  title: 'a user with a status shows away: true exactly while its presence_enabled is off (invisible mode), whatever its status text',
+  endpoint: 'GET /users/{user_id}/status',
+  section: '2.11; 3.3',
+  levels: LEVELS,
+  writes: true,
+  needs: ['admin', 'member'],
+  async run(ctx) {
+    const { admin, target } = await memberStatusSetup(ctx);
+    const member = ctx.as('member');
+    const original = (await ownSettings(member)).presence_enabled;
+    if (typeof original !== 'boolean') ctx.skip('the member\'s settings carry no presence_enabled');
+    // A status row first: a user who never had a status reads as {} whatever presence says.
+    expectPlainSuccess(await admin.post(`/users/${target}/status`, { status_text: ctx.name('status') }));
+    ctx.cleanup(`restore presence_enabled = ${original} for the member`, async (c) => {
+      const reply = await c.as('member').patch('/settings', { presence_enabled: original });
+      if (reply.status !== 200) throw new Error(`PATCH /settings answered HTTP ${reply.status}: presence_enabled of the member stays changed`);
+    });
+    for (const enabled of [false, true]) {
+      expectSuccess(await member.patch('/settings', { presence_enabled: enabled }));
+      const { status, reply } = await readStatus(admin, target);
+      expectEqual(status.away === true, !enabled, `away shown with presence_enabled ${enabled}`, reply);
+    }
+  },
+};
+
+export const rules: readonly Rule[] = [exactLimit, whoMaySet, statusEvent, awayMirrorsPresence];
