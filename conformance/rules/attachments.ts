@@ -28,7 +28,8 @@ const attachmentShape = v.object({
 type ApiAttachment = Infer<typeof attachmentShape>;
 const listShape = v.object({ attachments: v.array(attachmentShape), upload_space_used: v.number() });
 
-async function listAttachments(client: ApiClient): Promise<{ attachments: ApiAttachment[]; used: number }> {
+/** `GET /attachments` as `client`, shape-checked: the caller's attachments and the realm's `upload_space_used`. */
+export async function listAttachments(client: ApiClient): Promise<{ attachments: ApiAttachment[]; used: number }> {
   const reply = await client.get('/attachments');
   const body = expectShape(expectSuccess(reply), listShape, 'body', reply);
   return { attachments: body.attachments, used: body.upload_space_used };
@@ -51,7 +52,7 @@ async function upload(ctx: RuleContext, client: ApiClient, bytes: Uint8Array): P
 }
 
 /** Uploads, finds the attachment in the owner's listing, and registers its deletion. */
-async function uploadListed(ctx: RuleContext, who: 'member', bytes: Uint8Array): Promise<ApiAttachment> {
+export async function uploadListed(ctx: RuleContext, who: 'member', bytes: Uint8Array): Promise<ApiAttachment> {
   const client = ctx.as(who);
   const url = await upload(ctx, client, bytes);
   const found = (await listAttachments(client)).attachments.find((item) => url.endsWith(`/user_uploads/${item.path_id}`));

@@ -5,7 +5,7 @@
  * The real server answers that error with code BAD_REQUEST (deviation `push-not-configured-code`).
  */
 import fc from 'fast-check';
-import { check, expectError } from '../expect/assert.js';
+import { check, expectEqual, expectError } from '../expect/assert.js';
 import { expectDocumentedError } from '../expect/deviation.js';
 import { printableText } from './arbitraries.js';
 import { expectUnauthorized } from './credentials-required.js';
@@ -111,4 +111,28 @@ const notConfigured: Rule = {
   },
 };
 
-export const rules: readonly Rule[] = [noCredentials, missingParameter, invalidTokenKind, accountIdNotInteger, notConfigured];
+/** The documented text of the not-configured error (OpenAPI register-push-device). */
+const NOT_CONFIGURED_TEXT = 'Server is not configured to use push notification service.';
+
+const eachTokenKind: Rule = {
+  id: 'push/each-token-kind-passes-validation',
+  title: "each token_kind, 'fcm' and 'apns', passes validation on every run: on a server without a push notification service both answer the not-configured error, with its documented text",
+  endpoint: 'POST /mobile_push/register',
+  section: '4.12; 2.9',
+  levels: { min: PUSH_LEVEL },
+  writes: false,
+  needs: ['member'],
+  deviation: 'push-not-configured-code',
+  async run(ctx) {
+    if (ctx.target.pushNotificationsEnabled) ctx.skip('server_settings says push notifications are configured: a valid registration would register a device');
+    const key = Buffer.from(ctx.runTag).toString('base64');
+    for (const [index, kind] of ['fcm', 'apns'].entries()) {
+      const registration = { token_kind: kind, push_account_id: index + 1, push_public_key: key, bouncer_public_key: key, encrypted_push_registration: key };
+      const reply = await ctx.as('member').post('/mobile_push/register', asPairs(registration));
+      // The real server's code is BAD_REQUEST, like a validation error: the text tells them apart.
+      expectEqual(expectDocumentedError(ctx, reply, 'push-not-configured-code').msg, NOT_CONFIGURED_TEXT, `msg for token_kind ${kind}`, reply);
+    }
+  },
+};
+
+export const rules: readonly Rule[] = [noCredentials, missingParameter, invalidTokenKind, accountIdNotInteger, notConfigured, eachTokenKind];

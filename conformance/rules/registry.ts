@@ -46,8 +46,14 @@ import { rules as linkifiers } from './linkifiers.js';
 import { rules as reminders } from './reminders.js';
 import { rules as attachments } from './attachments.js';
 import { rules as linkifiersChanges } from './linkifiers-changes.js';
+import { rules as attachmentsSharp } from './attachments-sharp.js';
+import { rules as draftsSharp } from './drafts-sharp.js';
 import { rules as linkifiersEvents } from './linkifiers-events.js';
-
+import { rules as presenceSharp } from './presence-sharp.js';
+import { rules as remindersSharp } from './reminders-sharp.js';
+import { rules as reportMessageSharp } from './report-message-sharp.js';
+import { rules as typingSharp } from './typing-sharp.js';
+import { rules as userStatusSharp } from './user-status-sharp.js';
 const RULE_FILES: ReadonlyArray<readonly Rule[]> = [
   conventions,
   auth,
@@ -63,11 +69,13 @@ const RULE_FILES: ReadonlyArray<readonly Rule[]> = [
   messageHistoryMeaning,
   push,
   reportMessage,
+  reportMessageSharp,
   userSettingsDefaults,
   userSettingsDefaultsEffects,
   userSettingsDefaultsValues,
   subscriptions,
   typing,
+  typingSharp,
   userTopics,
   userTopicsTransitions,
   markTopicAsRead,
@@ -77,12 +85,17 @@ const RULE_FILES: ReadonlyArray<readonly Rule[]> = [
   linkifiers,
   presence,
   presenceReads,
+  presenceSharp,
   reminders,
+  remindersSharp,
   attachments,
+  attachmentsSharp,
   userStatus,
   userStatusErrors,
+  userStatusSharp,
   drafts,
   draftsErrors,
+  draftsSharp,
   navigationViews,
   navigationViewsChecks,
   userGroups,

@@ -14,12 +14,15 @@ import { expectUnauthorized } from './credentials-required.js';
 import { createChannel, FAR_ID_FLOOR, maxMessageId, runChannel, sendToChannel } from './message-fixtures.js';
 import type { Rule, RuleContext } from './types.js';
 
-const REMINDERS_LEVEL = 381;
-const NOTE_LEVEL = 415;
-const DAY = 24 * 60 * 60;
+/** Level 381: creating reminders. */
+export const REMINDERS_LEVEL = 381;
+/** Level 415: the `note` of a reminder. */
+export const NOTE_LEVEL = 415;
+/** A day in seconds. */
+export const DAY = 24 * 60 * 60;
 
 /** The member's message in the run channel (a topic of its own), and the server's time when it was sent. */
-async function ownMessage(ctx: RuleContext): Promise<{ id: number; now: number }> {
+export async function ownMessage(ctx: RuleContext): Promise<{ id: number; now: number }> {
   const channel = await runChannel(ctx);
   const member = ctx.as('member');
   const id = await sendToChannel(member, channel.id, ctx.name('topic'), ctx.name('remind-me'));
@@ -29,7 +32,7 @@ async function ownMessage(ctx: RuleContext): Promise<{ id: number; now: number }
 }
 
 /** Deletes the reminder when the rule ends (possible since level 399). */
-function deleteLater(ctx: RuleContext, id: number): void {
+export function deleteLater(ctx: RuleContext, id: number): void {
   if (ctx.featureLevel < LIST_DELETE_LEVEL) {
     ctx.note(`reminder ${id} cannot be deleted below feature level ${LIST_DELETE_LEVEL}; it will be delivered to the member`);
     return;

@@ -16,11 +16,14 @@ import { createChannel, FAR_ID_FLOOR, fetchState, maxMessageId, type RunChannel,
 import type { Rule, RuleContext } from './types.js';
 import { EVENT_DEADLINE_MS } from './event-waits.js';
 
-const REPORT_LEVEL = 382;
-const REPORT_TYPES = ['spam', 'harassment', 'inappropriate', 'norms', 'other'] as const;
+/** Level 382: reporting messages. */
+export const REPORT_LEVEL = 382;
+/** Every `report_type` of section 4.14. */
+export const REPORT_TYPES = ['spam', 'harassment', 'inappropriate', 'norms', 'other'] as const;
 /** Section 8: clients limit the description to 1000 characters; the server refuses longer ones. */
-const DESCRIPTION_LIMIT = 1000;
-const NEEDS = ['admin', 'member', 'second-member'] as const;
+export const DESCRIPTION_LIMIT = 1000;
+/** What the reporting rules need: the administrator sets the moderation channel, the second member is reported. */
+export const NEEDS = ['admin', 'member', 'second-member'] as const;
 
 /** The realm's moderation request channel ID, -1 when there is none (FL 331). */
 async function moderationChannelId(client: ApiClient): Promise<number> {
@@ -56,12 +59,13 @@ async function reportedMessage(ctx: RuleContext): Promise<{ id: number; content:
 }
 
 /** Both fixtures: reporting works and there is something to report. */
-async function reportingSetup(ctx: RuleContext): Promise<{ moderation: RunChannel; message: { id: number; content: string } }> {
+export async function reportingSetup(ctx: RuleContext): Promise<{ moderation: RunChannel; message: { id: number; content: string } }> {
   const moderation = await ownModerationChannel(ctx);
   return { moderation, message: await reportedMessage(ctx) };
 }
 
-const report = (ctx: RuleContext, messageId: number, params: Record<string, unknown> | ReadonlyArray<readonly [string, unknown]>) =>
+/** The member reports message `messageId` with these parameters. */
+export const report = (ctx: RuleContext, messageId: number, params: Record<string, unknown> | ReadonlyArray<readonly [string, unknown]>) =>
   ctx.as('member').post(`/messages/${messageId}/report`, params);
 
 /** Strings of exactly `length` code points (the server counts characters, not UTF-16 units). */

@@ -52,7 +52,7 @@ export const mapAnswers = (method: string, path: RegExp, change: (body: Record<s
   return is(request, method, path) ? mapJsonBody(response, change) : response;
 };
 
-/** Rewrites each event of a type in `GET /events` answers. */
+/** Rewrites, in place, each event of a type in `GET /events` answers. */
 export const mapEvents = (type: string, change: (event: Record<string, unknown>) => void): Mutation =>
   mapAnswers('GET', /^\/events$/, (body) => {
     if (Array.isArray(body.events)) for (const event of body.events as Array<Record<string, unknown>>) if (event.type === type) change(event);
@@ -113,3 +113,20 @@ export function jsonParam<T>(form: URLSearchParams, name: string): T | undefined
 
 /** Code-point length. */
 export const codePoints = (text: string): number => [...text].length;
+
+/** Refuses matching requests whose form parameters `refuse` picks, with 400 BAD_REQUEST. */
+export const refuseWhen = (method: string, path: RegExp, refuse: (form: URLSearchParams, request: ApiRequest, app: ChatApp) => boolean, msg = 'Invalid argument'): Mutation => (request, next, app) =>
+  is(request, method, path) && refuse(formOf(request), request, app) ? Promise.resolve(badRequestAnswer(msg)) : next(request);
+
+/** Answers matching requests' errors with success instead (a repeated operation that "works"). */
+export const errorsSucceed = (method: string, path: RegExp): Mutation => async (request, next) => {
+  const response = await next(request);
+  return is(request, method, path) && response.status >= 400 ? SUCCESS : response;
+};
+
+/** Replaces (or drops, when `change` returns undefined) the events of type `type` that polls return. */
+export const replaceEvents = (type: string, change: (event: Record<string, unknown>) => Record<string, unknown> | undefined): Mutation =>
+  mapAnswers('GET', /^\/events$/, (body) => {
+    if (!Array.isArray(body.events)) return;
+    body.events = (body.events as Array<Record<string, unknown>>).flatMap((event) => (event.type === type ? (change(event) ?? []) : [event]));
+  });
