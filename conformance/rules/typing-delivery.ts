@@ -9,7 +9,7 @@ import type { ApiClient, JsonObject, Reply } from '../client/api-client.js';
 import { check, expectEqual, expectShape, expectSuccess } from '../expect/assert.js';
 import { v } from '../expect/shape.js';
 import { type EventQueue, openQueue, realmLimits, sorted } from './channel-fixtures.js';
-import { eventsBeforeSentinel } from './event-waits.js';
+import { drainQueues, eventsBeforeSentinel } from './event-waits.js';
 import type { Rule, RuleContext } from './types.js';
 import { channelTypes, channelTyping, directType, sharedChannel, topicText, TYPING } from './typing-support.js';
 
@@ -49,8 +49,9 @@ const directEventShape = (level: number) =>
     { exact: true },
   );
 
+/** A typing queue of `client`'s user; it takes `drafts` events too, for `drainQueues`. */
 async function openTypingQueue(ctx: RuleContext, client: ApiClient, capable: boolean): Promise<EventQueue> {
-  const queue = await openQueue(client, ['typing'], capable ? { stream_typing_notifications: true } : {});
+  const queue = await openQueue(client, ['typing', 'drafts'], capable ? { stream_typing_notifications: true } : {});
   ctx.cleanup('delete typing queue', async () => queue.close());
   return queue;
 }
@@ -69,6 +70,7 @@ const channelDelivery: Rule = {
     const receiver = ctx.as('second-member');
     const capable = await openTypingQueue(ctx, receiver, true);
     const plain = await openTypingQueue(ctx, receiver, false);
+    await drainQueues(receiver, [capable, plain]);
     await ctx.property('op x type x topic', [fc.constantFrom('start', 'stop'), fc.constantFrom(...channelTypes(ctx.featureLevel)), topicText], async (op, type, topic) => {
       expectSuccess(await ctx.as('member').post('/typing', channelTyping(ctx.featureLevel, type, op, channel, topic)));
       // Exactly one before the sentinel; none at all in the queue that did not declare the capability.
@@ -98,9 +100,10 @@ const emptyTopicAliases: Rule = {
     const receiver = ctx.as('second-member');
     const { emptyTopicDisplayName } = await realmLimits(receiver);
     check(typeof emptyTopicDisplayName === 'string', 'register gives no realm_empty_topic_display_name');
-    const modern = await openQueue(receiver, ['typing'], { stream_typing_notifications: true, empty_topic_name: true });
+    const modern = await openQueue(receiver, ['typing', 'drafts'], { stream_typing_notifications: true, empty_topic_name: true });
     ctx.cleanup('delete typing queue', async () => modern.close());
     const legacy = await openTypingQueue(ctx, receiver, true);
+    await drainQueues(receiver, [modern, legacy]);
     const aliases = [emptyTopicDisplayName, ...(ctx.featureLevel >= EMPTY_TOPIC_LEVELS.NO_TOPIC ? ['(no topic)'] : [])];
     await ctx.property('aliases x op', [fc.constantFrom(...aliases), fc.constantFrom('start', 'stop')], async (alias, op) => {
       expectSuccess(await ctx.as('member').post('/typing', channelTyping(ctx.featureLevel, 'stream', op, channel, alias)));
@@ -131,6 +134,7 @@ const directDelivery: Rule = {
     const receiverId = ctx.identity('second-member').userId;
     const receiver = ctx.as('second-member');
     const queue = await openTypingQueue(ctx, receiver, false);
+    await drainQueues(receiver, [queue]);
     await ctx.property('op x type given or not', [fc.constantFrom('start', 'stop'), fc.boolean()], async (op, withType) => {
       expectSuccess(await ctx.as('member').post('/typing', { op, to: [receiverId], type: withType ? directType(ctx.featureLevel) : undefined }));
       // The sentinel: the receiver's own notification to the member, which the receiver's queue gets too.
