@@ -18,11 +18,16 @@ export function isProvisional(world: World, user: User): boolean {
   return world.now() - user.dateJoined < waitingMs;
 }
 
+const ALL_ROLE_GROUPS: readonly SystemGroupName[] = [...ROLE_GROUP.values(), 'role:fullmembers'];
+
 /** Puts the user directly into the group for its role (and `role:fullmembers` when it applies). */
 export function syncRoleGroups(world: World, user: User): void {
-  for (const name of [...ROLE_GROUP.values(), 'role:fullmembers' as const]) {
-    world.groups.get(world.systemGroupId(name))?.members.delete(user.id);
-  }
+  for (const name of ALL_ROLE_GROUPS) world.groups.get(world.systemGroupId(name))?.members.delete(user.id);
+  joinRoleGroups(world, user);
+}
+
+/** `syncRoleGroups` for a user in no role group yet (a new one): only the joining. */
+export function joinRoleGroups(world: World, user: User): void {
   const name = ROLE_GROUP.get(user.role);
   if (name) world.groups.get(world.systemGroupId(name))?.members.add(user.id);
   if (user.role === ROLE.MEMBER && !isProvisional(world, user)) {

@@ -23,7 +23,11 @@ export interface Stream {
   /** Renamed only through `world.streams.rename`, which keeps the name index. */
   readonly name: string;
   description: string;
-  renderedDescription: string;
+  /**
+   * The description as HTML. Null until first asked for (`channelDescriptionHtml`) on channels
+   * a fixture made: a large realm has thousands, most of them never shown.
+   */
+  renderedDescription: string | null;
   inviteOnly: boolean;
   isWebPublic: boolean;
   historyPublicToSubscribers: boolean;
