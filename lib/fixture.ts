@@ -184,7 +184,8 @@ class Builder {
       avatarSource: 'G',
       avatarVersion: 1,
       settings,
-      profileData: new Map(),
+      // Most users have no profile data: an empty layer costs no table until the first value.
+      profileData: new LayeredMap(),
       isSystemBot: fields.isSystemBot ?? false,
     };
     w.addUser(user);
