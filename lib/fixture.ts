@@ -199,13 +199,14 @@ class Builder {
       const bot = systemBots[i] as (typeof systemBots)[number];
       this.newUser({ id: bot.id, email: bot.email, fullName: bot.fullName, apiKey: bot.apiKey, role: ROLE.MEMBER, isBot: true, botType: 1, isSystemBot: true }, 'systemBots', i);
     }
+    const now = w.now();
     const users = this.fixture.users;
-    for (let i = 0; i < users.length; i++) joinRoleGroups(w, this.newUser(users[i] as FixtureUser, 'users', i));
+    for (let i = 0; i < users.length; i++) joinRoleGroups(w, this.newUser(users[i] as FixtureUser, 'users', i), now);
     const bots = this.fixture.bots ?? [];
     for (let i = 0; i < bots.length; i++) {
       const entry = bots[i] as (typeof bots)[number];
       const user = this.newUser({ ...entry, role: ROLE.MEMBER, isBot: true }, 'bots', i);
-      joinRoleGroups(w, user);
+      joinRoleGroups(w, user, now);
       w.bots.set(user.id, fixtureBotProfile(user));
     }
     if (this.fixture.reservedUserIdsThrough !== undefined) w.ids.reserve('user', this.fixture.reservedUserIdsThrough);
