@@ -211,8 +211,12 @@ function plainObjectReader<T>(fields: Fields, extra: 'forbid' | 'ignore'): Plain
       if (parsed === REFUSED) return REFUSED;
       if (parsed !== raw) value[name] = parsed;
     }
-    // More keys than declared ones present means an unknown key.
-    if (Object.keys(value).length !== present) {
+    // More keys than declared ones present means an unknown key. Counted with for-in, which
+    // allocates nothing; an enumerable key inherited from a polluted prototype counts too, so the
+    // value is refused here and `parse` decides.
+    let keys = 0;
+    for (const _ in value) keys++;
+    if (keys !== present) {
       if (extra === 'forbid') return REFUSED;
       for (const key of Object.keys(value)) if (!Object.hasOwn(fields, key)) delete value[key];
     }

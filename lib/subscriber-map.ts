@@ -64,7 +64,7 @@ function indexSubscription(index: SubscriptionsByUser, userId: number, streamId:
   const mine = index.get(userId);
   if (mine === undefined || (!(mine instanceof Map) && mine.streamId === streamId)) index.set(userId, subscription);
   else if (mine instanceof Map) mine.set(streamId, subscription);
-  else index.set(userId, new Map([[mine.streamId, mine], [streamId, subscription]]));
+  else index.set(userId, new Map<number, Subscription>().set(mine.streamId, mine).set(streamId, subscription));
 }
 
 function unindexSubscription(index: SubscriptionsByUser, userId: number, streamId: number): void {
