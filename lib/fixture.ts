@@ -4,7 +4,7 @@
  */
 import { defaultChannelSettings, defaultGroupSettings, defaultRealmSettings, systemGroupSettings } from './defaults.js';
 import { type GroupSetting, SYSTEM_GROUP_NAMES, type SystemGroupName } from './entities/group.js';
-import { type ChannelPermissionSetting, newSubscription } from './entities/stream.js';
+import { type ChannelPermissionSetting, newSubscription, SUBSCRIPTION_COLORS } from './entities/stream.js';
 import { ROLE, type SettingValue, type User } from './entities/user.js';
 import type { Fixture, FixtureUser } from './fixture-schema.js';
 import { LayeredMap } from './layered-map.js';
@@ -19,6 +19,9 @@ import { FixtureError, parseTime } from './fixture-parse.js';
 export { FixtureError, parseFixture } from './fixture-parse.js';
 
 const API_KEY = /^[A-Za-z0-9]{32}$/;
+
+/** A place in one of the fixture's lists, for error messages: `fixture.users[3]`. */
+const at = (list: string, index: number): string => `fixture.${list}[${index}]`;
 
 /** What a fixture says of a user, a bot or a system bot (the user list's fields, and a bot's). */
 type NewUserFields = Pick<FixtureUser, 'id' | 'email' | 'fullName' | 'role' | 'apiKey'> &
@@ -157,11 +160,10 @@ class Builder {
    */
   private newUser(fields: NewUserFields, list: string, index: number): User {
     const w = this.world;
-    const where = (): string => `fixture.${list}[${index}]`;
-    if (w.users.has(fields.id)) throw new FixtureError(`${where()}: duplicate user ID ${fields.id}`);
+    if (w.users.has(fields.id)) throw new FixtureError(`${at(list, index)}: duplicate user ID ${fields.id}`);
     // Every user is indexed by lower-cased email as soon as it is made, so the index finds duplicates.
-    if (w.usersByEmail.has(fields.email.toLowerCase())) throw new FixtureError(`${where()}: duplicate email ${fields.email}`);
-    if (!API_KEY.test(fields.apiKey)) throw new FixtureError(`${where()}: apiKey must be 32 letters or digits`);
+    if (w.usersByEmail.has(fields.email.toLowerCase())) throw new FixtureError(`${at(list, index)}: duplicate email ${fields.email}`);
+    if (!API_KEY.test(fields.apiKey)) throw new FixtureError(`${at(list, index)}: apiKey must be 32 letters or digits`);
     // Fixture users share one copy of the defaults and keep only their own changes.
     this.defaultsSnapshot ??= new Map(w.userSettingsDefaults);
     const settings = LayeredMap.over<string, SettingValue>(this.defaultsSnapshot);
@@ -176,11 +178,11 @@ class Builder {
       isActive: fields.isActive ?? true,
       isBot: fields.isBot ?? false,
       botType: fields.botType ?? null,
-      botOwnerId: fields.owner ? this.user(fields.owner, where()).id : null,
+      botOwnerId: fields.owner ? this.user(fields.owner, at(list, index)).id : null,
       apiKey: fields.apiKey,
       password: fields.password ?? null,
       timezone: fields.timezone ?? '',
-      dateJoined: fields.dateJoined === undefined ? this.fixtureDateJoined : this.time(fields.dateJoined, this.fixtureDateJoined, `${where()}.dateJoined`),
+      dateJoined: fields.dateJoined === undefined ? this.fixtureDateJoined : this.time(fields.dateJoined, this.fixtureDateJoined, `${at(list, index)}.dateJoined`),
       avatarSource: 'G',
       avatarVersion: 1,
       settings,
@@ -291,13 +293,6 @@ class Builder {
   }
 
 }
-
-/** The palette new subscriptions take their colour from. */
-export const SUBSCRIPTION_COLORS = [
-  '#76ce90', '#fae589', '#a6c7e5', '#e79ab5', '#bfd56f', '#f4ae55', '#b0a5fd', '#addfe5', '#f5ce6e', '#c2726a',
-  '#94c849', '#bd86e5', '#ee7e4a', '#a6dcbf', '#95a5fd', '#53a063', '#9987e1', '#e4523d', '#c2c2c2', '#4f8de4',
-  '#c6a8ad', '#e7cc4d', '#c8bebf', '#a47462',
-];
 
 export function buildWorld(fixture: Fixture, options: WorldOptions): World {
   return new Builder(fixture, options).build();
