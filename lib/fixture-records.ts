@@ -47,9 +47,10 @@ const w = b.world;
     w.drafts.set(id, { id, userId: user.id, type: entry.type, to, topic: entry.topic, content: entry.content, lastEditTime: Math.floor(w.now() / 1000) + i });
   });
   if (fixture.presence === 'allHumans') {
+    const now = w.now();
     for (const user of w.users.values()) {
       if (user.isBot || !user.isActive) continue;
-      w.presence.set(user.id, { userId: user.id, lastActiveTime: w.now(), lastConnectedTime: w.now(), lastUpdateId: ++w.presenceSequence });
+      w.presence.set(user.id, { userId: user.id, lastActiveTime: now, lastConnectedTime: now, lastUpdateId: ++w.presenceSequence });
     }
   }
 }

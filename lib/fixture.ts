@@ -3,14 +3,13 @@
  * field (`fixture: users[3]["email"] is not a string`).
  */
 import { defaultChannelSettings, defaultGroupSettings, defaultRealmSettings, systemGroupSettings } from './defaults.js';
-import { SYSTEM_GROUP_NAMES, type SystemGroupName } from './entities/group.js';
-import { newSubscription } from './entities/stream.js';
+import { type GroupSetting, SYSTEM_GROUP_NAMES, type SystemGroupName } from './entities/group.js';
+import { type ChannelPermissionSetting, newSubscription, SUBSCRIPTION_COLORS } from './entities/stream.js';
 import { ROLE, type SettingValue, type User } from './entities/user.js';
-import type { Fixture } from './fixture-schema.js';
+import type { Fixture, FixtureUser } from './fixture-schema.js';
 import { LayeredMap } from './layered-map.js';
 import { seedMessages } from './fixture-messages.js';
-import { renderMarkdown } from './markdown.js';
-import { syncRoleGroups } from './actions/role-groups.js';
+import { joinRoleGroups } from './actions/role-groups.js';
 import { fixtureBotProfile } from './fixture-bots.js';
 import { SETTINGS_BY_NAME, stockDefaults } from './user-settings.js';
 import { World, type WorldOptions } from './world.js';
@@ -21,11 +20,21 @@ export { FixtureError, parseFixture } from './fixture-parse.js';
 
 const API_KEY = /^[A-Za-z0-9]{32}$/;
 
+/** A place in one of the fixture's lists, for error messages: `fixture.users[3]`. */
+const at = (list: string, index: number): string => `fixture.${list}[${index}]`;
+
+/** What a fixture says of a user, a bot or a system bot (the user list's fields, and a bot's). */
+type NewUserFields = Pick<FixtureUser, 'id' | 'email' | 'fullName' | 'role' | 'apiKey'> &
+  Partial<Pick<FixtureUser, 'timezone' | 'password' | 'dateJoined' | 'isActive'>> &
+  Partial<Pick<User, 'isSystemBot'>> & { readonly isBot?: boolean; readonly botType?: User['botType']; readonly owner?: string | null };
+
 class Builder {
   readonly world: World;
-  private readonly seenEmails = new Set<string>();
   private defaultsSnapshot: ReadonlyMap<string, SettingValue> | undefined;
+  /** The fixture's `dateJoined`, read once. */
+  private fixtureDateJoined: number | undefined;
   private readonly times = new Map<string, number>();
+  private readonly channelDefaultsByCreator = new Map<number | null, ReadonlyMap<ChannelPermissionSetting, GroupSetting>>();
 
   constructor(
     private readonly fixture: Fixture,
@@ -145,72 +154,63 @@ class Builder {
     for (const [setting, value] of defaultRealmSettings(w)) w.realm.settings.set(setting, value);
   }
 
-  private newUser(fields: {
-    id: number;
-    email: string;
-    fullName: string;
-    role: User['role'];
-    apiKey: string;
-    where: string;
-    isBot?: boolean;
-    botType?: User['botType'];
-    isSystemBot?: boolean;
-  }): User {
+  /**
+   * A user as the fixture gives it. `list` and `index` locate it in error messages (built only
+   * then: a large realm has 100,000 users). The object is created whole, in one shape for all.
+   */
+  private newUser(fields: NewUserFields, list: string, index: number): User {
     const w = this.world;
-    if (w.users.has(fields.id)) throw new FixtureError(`${fields.where}: duplicate user ID ${fields.id}`);
-    const lower = fields.email.toLowerCase();
-    if (this.seenEmails.has(lower)) throw new FixtureError(`${fields.where}: duplicate email ${fields.email}`);
-    this.seenEmails.add(lower);
-    if (!API_KEY.test(fields.apiKey)) throw new FixtureError(`${fields.where}: apiKey must be 32 letters or digits`);
+    if (w.users.has(fields.id)) throw new FixtureError(`${at(list, index)}: duplicate user ID ${fields.id}`);
+    // Every user is indexed by lower-cased email as soon as it is made, so the index finds duplicates.
+    if (w.usersByEmail.has(fields.email.toLowerCase())) throw new FixtureError(`${at(list, index)}: duplicate email ${fields.email}`);
+    if (!API_KEY.test(fields.apiKey)) throw new FixtureError(`${at(list, index)}: apiKey must be 32 letters or digits`);
     // Fixture users share one copy of the defaults and keep only their own changes.
     this.defaultsSnapshot ??= new Map(w.userSettingsDefaults);
     const settings = LayeredMap.over<string, SettingValue>(this.defaultsSnapshot);
     if (fields.isBot) settings.set('email_address_visibility', 1);
+    this.fixtureDateJoined ??= this.time(this.fixture.dateJoined, w.realm.dateCreated, 'fixture.dateJoined');
     w.ids.reserve('user', fields.id);
-    return {
+    const user: User = {
       id: fields.id,
       deliveryEmail: fields.email,
       fullName: fields.fullName,
       role: fields.role,
-      isActive: true,
+      isActive: fields.isActive ?? true,
       isBot: fields.isBot ?? false,
       botType: fields.botType ?? null,
-      botOwnerId: null,
+      botOwnerId: fields.owner ? this.user(fields.owner, at(list, index)).id : null,
       apiKey: fields.apiKey,
-      password: null,
-      timezone: '',
-      dateJoined: this.time(this.fixture.dateJoined, w.realm.dateCreated, 'fixture.dateJoined'),
+      password: fields.password ?? null,
+      timezone: fields.timezone ?? '',
+      dateJoined: fields.dateJoined === undefined ? this.fixtureDateJoined : this.time(fields.dateJoined, this.fixtureDateJoined, `${at(list, index)}.dateJoined`),
       avatarSource: 'G',
       avatarVersion: 1,
       settings,
-      profileData: new Map(),
+      // Most users have no profile data: an empty layer costs no table until the first value.
+      profileData: new LayeredMap(),
       isSystemBot: fields.isSystemBot ?? false,
     };
+    w.addUser(user);
+    return user;
   }
 
   private people(): void {
     const w = this.world;
-    (this.fixture.systemBots ?? []).forEach((bot, i) => {
-      const user = this.newUser({ ...bot, role: ROLE.MEMBER, where: `fixture.systemBots[${i}]`, isBot: true, botType: 1, isSystemBot: true });
-      w.addUser(user);
-    });
-    this.fixture.users.forEach((entry, i) => {
-      const where = `fixture.users[${i}]`;
-      const user = this.newUser({ ...entry, where });
-      user.timezone = entry.timezone ?? '';
-      user.password = entry.password ?? null;
-      user.isActive = entry.isActive ?? true;
-      const joined = this.time(entry.dateJoined, user.dateJoined, `${where}.dateJoined`);
-      w.addUser({ ...user, dateJoined: joined });
-    });
-    (this.fixture.bots ?? []).forEach((entry, i) => {
-      const where = `fixture.bots[${i}]`;
-      const user = this.newUser({ ...entry, role: ROLE.MEMBER, where, isBot: true, botType: entry.botType });
-      user.botOwnerId = entry.owner ? this.user(entry.owner, where).id : null;
-      w.addUser(user);
+    const systemBots = this.fixture.systemBots ?? [];
+    for (let i = 0; i < systemBots.length; i++) {
+      const bot = systemBots[i] as (typeof systemBots)[number];
+      this.newUser({ id: bot.id, email: bot.email, fullName: bot.fullName, apiKey: bot.apiKey, role: ROLE.MEMBER, isBot: true, botType: 1, isSystemBot: true }, 'systemBots', i);
+    }
+    const now = w.now();
+    const users = this.fixture.users;
+    for (let i = 0; i < users.length; i++) joinRoleGroups(w, this.newUser(users[i] as FixtureUser, 'users', i), now);
+    const bots = this.fixture.bots ?? [];
+    for (let i = 0; i < bots.length; i++) {
+      const entry = bots[i] as (typeof bots)[number];
+      const user = this.newUser({ ...entry, role: ROLE.MEMBER, isBot: true }, 'bots', i);
+      joinRoleGroups(w, user, now);
       w.bots.set(user.id, fixtureBotProfile(user));
-    });
-    for (const user of w.users.values()) if (!user.isSystemBot) syncRoleGroups(w, user);
+    }
     if (this.fixture.reservedUserIdsThrough !== undefined) w.ids.reserve('user', this.fixture.reservedUserIdsThrough);
   }
 
@@ -235,6 +235,16 @@ class Builder {
     });
   }
 
+  /**
+   * The default settings of a channel by this creator, made once per creator and shared by all
+   * its channels (which keep only their own changes): a large realm has thousands of channels.
+   */
+  private channelDefaults(creatorId: number | null): ReadonlyMap<ChannelPermissionSetting, GroupSetting> {
+    let defaults = this.channelDefaultsByCreator.get(creatorId);
+    if (!defaults) this.channelDefaultsByCreator.set(creatorId, (defaults = defaultChannelSettings(this.world, creatorId)));
+    return defaults;
+  }
+
   private channels(): void {
     const w = this.world;
     this.fixture.channels.forEach((entry, i) => {
@@ -243,7 +253,7 @@ class Builder {
       if (w.streamByName(entry.name)) throw new FixtureError(`${where}: duplicate channel name ${entry.name}`);
       w.ids.reserve('stream', entry.id);
       const creatorId = entry.creator ? this.user(entry.creator, where).id : null;
-      const settings = defaultChannelSettings(w, creatorId);
+      const settings = LayeredMap.over(this.channelDefaults(creatorId));
       if (entry.canSendMessageGroup) {
         const groupId = w.systemGroups.get(entry.canSendMessageGroup as SystemGroupName);
         if (groupId === undefined) throw new FixtureError(`${where}.canSendMessageGroup: not a system group`);
@@ -254,7 +264,7 @@ class Builder {
         id: entry.id,
         name: entry.name,
         description: entry.description,
-        renderedDescription: entry.description === '' ? '' : renderMarkdown(entry.description),
+        renderedDescription: null,
         inviteOnly,
         isWebPublic: entry.isWebPublic ?? false,
         historyPublicToSubscribers: entry.historyPublicToSubscribers ?? !inviteOnly,
@@ -283,13 +293,6 @@ class Builder {
   }
 
 }
-
-/** The palette new subscriptions take their colour from. */
-export const SUBSCRIPTION_COLORS = [
-  '#76ce90', '#fae589', '#a6c7e5', '#e79ab5', '#bfd56f', '#f4ae55', '#b0a5fd', '#addfe5', '#f5ce6e', '#c2726a',
-  '#94c849', '#bd86e5', '#ee7e4a', '#a6dcbf', '#95a5fd', '#53a063', '#9987e1', '#e4523d', '#c2c2c2', '#4f8de4',
-  '#c6a8ad', '#e7cc4d', '#c8bebf', '#a47462',
-];
 
 export function buildWorld(fixture: Fixture, options: WorldOptions): World {
   return new Builder(fixture, options).build();

@@ -18,6 +18,10 @@ export function markdownContext(world: World): MarkdownContext {
       const lower = name.toLowerCase();
       let found: { id: number; fullName: string; isActive: boolean } | undefined;
       for (const user of world.users.values()) {
+        // Lower-casing keeps a name's length except that U+0130 becomes two code units, so a name
+        // of another length without one cannot match: skipped without lower-casing it (a large
+        // realm has 100,000 names to go through).
+        if (user.fullName.length !== lower.length && !user.fullName.includes('\u0130')) continue;
         if (!visible(user) || user.fullName.toLowerCase() !== lower) continue;
         // An active user wins over a deactivated namesake.
         if (!found || (!found.isActive && user.isActive)) found = { id: user.id, fullName: user.fullName, isActive: user.isActive };

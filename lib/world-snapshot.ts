@@ -2,12 +2,14 @@
  * The whole World as one versioned JSON document, and back. Every field of the World is walked
  * generically (users, streams, subscriptions, messages with flags and reactions, groups, drafts,
  * linkifiers, reminders, ...), so a field added to the World later is saved without changes here.
- * Maps and Sets are tagged; objects reachable twice (a user in `users` and in `usersByEmail`)
- * are saved once and referenced, so restored indexes share their entities as the original did.
+ * Maps (LayeredMaps too) and Sets are tagged; objects reachable twice (a user in `users` and in
+ * `usersByEmail`) are saved once and referenced, so restored indexes share their entities as the
+ * original did.
  * Not saved: the clock, the event hub and its queues (clients register again after a restore).
  */
 import type { Clock } from './clock.js';
 import { systemClock } from './clock.js';
+import { LayeredMap } from './layered-map.js';
 import { type IdKind, World } from './world.js';
 
 export const SNAPSHOT_FORMAT = 'chat-api-reference/world';
@@ -35,6 +37,9 @@ const NOT_STATE = new Set(['clock', 'events', 'ids', 'featureLevel', 'pushConfig
 
 type Encoded = unknown;
 
+/** A Map, or a LayeredMap (which is saved as the Map it reads as, and restored as one). */
+const isMap = (value: object): value is ReadonlyMap<unknown, unknown> => value instanceof Map || value instanceof LayeredMap;
+
 function isPlain(value: object): boolean {
   const proto = Object.getPrototypeOf(value) as unknown;
   return proto === Object.prototype || proto === null;
@@ -51,7 +56,7 @@ function countReferences(value: unknown, counts: Map<object, number>, path: stri
   if (seen > 0) return;
   if (stack.has(value)) throw new SnapshotError(`cannot save ${path}: a cycle`);
   stack.add(value);
-  if (value instanceof Map) for (const [key, inner] of value) countReferences(inner, counts, `${path}[${String(key)}]`, stack), countReferences(key, counts, path, stack);
+  if (isMap(value)) for (const [key, inner] of value) countReferences(inner, counts, `${path}[${String(key)}]`, stack), countReferences(key, counts, path, stack);
   else if (value instanceof Set || Array.isArray(value)) [...(value as Iterable<unknown>)].forEach((inner, i) => countReferences(inner, counts, `${path}[${i}]`, stack));
   else if (isPlain(value)) for (const [key, inner] of Object.entries(value)) countReferences(inner, counts, `${path}.${key}`, stack);
   else throw new SnapshotError(`cannot save ${path}: an instance of ${(value as { constructor?: { name?: string } }).constructor?.name ?? 'a class'}`);
@@ -77,7 +82,7 @@ class Encoder {
   }
 
   private inner(value: object): Encoded {
-    if (value instanceof Map) return { $map: [...value].map(([key, inner]) => [this.encode(key), this.encode(inner)]) };
+    if (isMap(value)) return { $map: [...value].map(([key, inner]) => [this.encode(key), this.encode(inner)]) };
     if (value instanceof Set) return { $set: [...value].map((inner) => this.encode(inner)) };
     if (Array.isArray(value)) return value.map((inner) => this.encode(inner));
     return { $object: Object.entries(value).map(([key, inner]) => [key, this.encode(inner)]) };

@@ -26,6 +26,9 @@ import { DeliveryPipeline } from './delivery-delay.js';
 import { EventHub } from './events/hub.js';
 import { MessageMap } from './message-map.js';
 import { type Feature, MAX_FEATURE_LEVEL } from './features.js';
+import { SubscriberMap, type SubscriptionsByUser, subscriptionsIn } from './subscriber-map.js';
+
+export { SubscriberMap } from './subscriber-map.js';
 
 export type IdKind =
   | 'user'
@@ -75,44 +78,6 @@ export interface OutgoingEmail {
   readonly sentAt: number;
 }
 
-/**
- * One channel's subscriptions by user ID. Every write also updates the world's per-user index,
- * so "this user's subscriptions" costs the user's own count, not the number of channels.
- */
-export class SubscriberMap extends Map<number, Subscription> {
-  private index: Map<number, Map<number, Subscription>> | undefined;
-
-  constructor(
-    readonly streamId: number,
-    index: Map<number, Map<number, Subscription>>,
-  ) {
-    super();
-    this.index = index;
-  }
-
-  override set(userId: number, subscription: Subscription): this {
-    super.set(userId, subscription);
-    // Map's constructor may call set before the index is assigned; nothing is stored then.
-    if (this.index) {
-      let mine = this.index.get(userId);
-      if (!mine) this.index.set(userId, (mine = new Map()));
-      mine.set(this.streamId, subscription);
-    }
-    return this;
-  }
-
-  override delete(userId: number): boolean {
-    const mine = this.index?.get(userId);
-    mine?.delete(this.streamId);
-    if (mine?.size === 0) this.index?.delete(userId);
-    return super.delete(userId);
-  }
-
-  override clear(): void {
-    for (const userId of [...this.keys()]) this.delete(userId);
-  }
-}
-
 /** Channels by ID, indexed by lower-cased name as they are added, removed and renamed. */
 export class StreamMap extends Map<number, Stream> {
   private byName: Map<string, Stream> | undefined = new Map();
@@ -157,8 +122,6 @@ export interface WorldOptions {
   readonly deliveryDelayMs?: number;
 }
 
-const EMPTY_SUBSCRIPTIONS: ReadonlyMap<number, Subscription> = new Map();
-
 export class World {
   readonly clock: Clock;
   readonly featureLevel: number;
@@ -176,8 +139,8 @@ export class World {
   readonly groups = new Map<number, UserGroup>();
   readonly systemGroups = new Map<SystemGroupName, number>();
   readonly streams = new StreamMap();
-  /** User ID to (stream ID to subscription): the per-user view of `subscriptions`, kept by SubscriberMap. */
-  private readonly subscriptionsByUser = new Map<number, Map<number, Subscription>>();
+  /** The per-user view of `subscriptions`, kept by SubscriberMap (read with `subscriptionsOf`). */
+  private readonly subscriptionsByUser: SubscriptionsByUser = new Map();
   private readonly subscriptionsByStream = new Map<number, SubscriberMap>();
   /** Stream ID to (user ID to subscription); inactive subscriptions are kept with `active: false`. */
   readonly subscriptions: ReadonlyMap<number, SubscriberMap> = this.subscriptionsByStream;
@@ -270,6 +233,6 @@ export class World {
 
   /** The user's subscriptions (active or not) by stream ID. */
   subscriptionsOf(userId: number): ReadonlyMap<number, Subscription> {
-    return this.subscriptionsByUser.get(userId) ?? EMPTY_SUBSCRIPTIONS;
+    return subscriptionsIn(this.subscriptionsByUser, userId);
   }
 }

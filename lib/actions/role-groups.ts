@@ -11,21 +11,29 @@ const ROLE_GROUP = new Map<Role, SystemGroupName>([
   [ROLE.GUEST, 'role:everyone'],
 ]);
 
-/** Whether a member is still provisional (joined less than the waiting period ago). */
-export function isProvisional(world: World, user: User): boolean {
+/** Whether a member is still provisional (joined less than the waiting period before `now`). */
+export function isProvisional(world: World, user: User, now: number = world.now()): boolean {
   if (user.role !== ROLE.MEMBER) return false;
   const waitingMs = world.realm.waitingPeriodThreshold * 86_400_000;
-  return world.now() - user.dateJoined < waitingMs;
+  return now - user.dateJoined < waitingMs;
 }
+
+const ALL_ROLE_GROUPS: readonly SystemGroupName[] = [...ROLE_GROUP.values(), 'role:fullmembers'];
 
 /** Puts the user directly into the group for its role (and `role:fullmembers` when it applies). */
 export function syncRoleGroups(world: World, user: User): void {
-  for (const name of [...ROLE_GROUP.values(), 'role:fullmembers' as const]) {
-    world.groups.get(world.systemGroupId(name))?.members.delete(user.id);
-  }
+  for (const name of ALL_ROLE_GROUPS) world.groups.get(world.systemGroupId(name))?.members.delete(user.id);
+  joinRoleGroups(world, user);
+}
+
+/**
+ * `syncRoleGroups` for a user in no role group yet (a new one): only the joining. A caller adding
+ * many users at one moment passes that moment (the clock is read once, not per user).
+ */
+export function joinRoleGroups(world: World, user: User, now: number = world.now()): void {
   const name = ROLE_GROUP.get(user.role);
   if (name) world.groups.get(world.systemGroupId(name))?.members.add(user.id);
-  if (user.role === ROLE.MEMBER && !isProvisional(world, user)) {
+  if (user.role === ROLE.MEMBER && !isProvisional(world, user, now)) {
     world.groups.get(world.systemGroupId('role:fullmembers'))?.members.add(user.id);
   }
 }

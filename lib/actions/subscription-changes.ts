@@ -2,9 +2,8 @@
  * Writing subscriptions (`bulk_add_subscriptions` / `bulk_remove_subscriptions`): the rows,
  * their colours, and the events that follow. Callers have done every check already.
  */
-import { newSubscription, type Stream } from '../entities/stream.js';
+import { newSubscription, type Stream, SUBSCRIPTION_COLORS } from '../entities/stream.js';
 import type { User } from '../entities/user.js';
-import { SUBSCRIPTION_COLORS } from '../fixture.js';
 import type { World } from '../world.js';
 import { type AlteredUsers, sendAccessGainedEvents, sendPeerEvents, sendRemovalEvents, sendSubscriptionAddEvents } from './subscription-events.js';
 

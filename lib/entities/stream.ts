@@ -23,7 +23,11 @@ export interface Stream {
   /** Renamed only through `world.streams.rename`, which keeps the name index. */
   readonly name: string;
   description: string;
-  renderedDescription: string;
+  /**
+   * The description as HTML. Null until first asked for (`channelDescriptionHtml`) on channels
+   * a fixture made: a large realm has thousands, most of them never shown.
+   */
+  renderedDescription: string | null;
   inviteOnly: boolean;
   isWebPublic: boolean;
   historyPublicToSubscribers: boolean;
@@ -73,3 +77,10 @@ export function newSubscription(userId: number, streamId: number, color: string)
     wildcardMentionsNotify: null,
   };
 }
+
+/** The palette new subscriptions take their colour from. */
+export const SUBSCRIPTION_COLORS = [
+  '#76ce90', '#fae589', '#a6c7e5', '#e79ab5', '#bfd56f', '#f4ae55', '#b0a5fd', '#addfe5', '#f5ce6e', '#c2726a',
+  '#94c849', '#bd86e5', '#ee7e4a', '#a6dcbf', '#95a5fd', '#53a063', '#9987e1', '#e4523d', '#c2c2c2', '#4f8de4',
+  '#c6a8ad', '#e7cc4d', '#c8bebf', '#a47462',
+];

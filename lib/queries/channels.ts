@@ -6,6 +6,7 @@
 import type { SystemGroupName } from '../entities/group.js';
 import { CHANNEL_PERMISSION_SETTINGS, type ChannelPermissionSetting, type Stream } from '../entities/stream.js';
 import { type Feature, FEATURES } from '../features.js';
+import { renderMarkdown } from '../markdown.js';
 import type { World } from '../world.js';
 import { groupSettingToApi } from './groups.js';
 
@@ -105,13 +106,22 @@ export interface ChannelViewOptions {
   readonly withoutTraffic?: boolean;
 }
 
+/**
+ * The channel's rendered description. A fixture's channels are rendered here on first use, as
+ * the fixture loader would have rendered them (plain Markdown, no realm data), and kept.
+ */
+export function channelDescriptionHtml(stream: Stream): string {
+  stream.renderedDescription ??= stream.description === '' ? '' : renderMarkdown(stream.description);
+  return stream.renderedDescription;
+}
+
 /** The channel object of events and register (`BasicChannel`), at the emulated level. */
 export function channelToApi(world: World, stream: Stream, options: ChannelViewOptions = {}): Record<string, unknown> {
   const out: Record<string, unknown> = { name: stream.name, stream_id: stream.id };
   if (world.has(FEATURES.CHANNEL_IS_ARCHIVED)) out.is_archived = stream.isArchived;
   if (world.has(FEATURES.CHANNEL_CREATOR_ID)) out.creator_id = stream.creatorId;
   out.description = stream.description;
-  out.rendered_description = stream.renderedDescription;
+  out.rendered_description = channelDescriptionHtml(stream);
   if (world.has(FEATURES.CHANNEL_DATE_CREATED)) out.date_created = Math.floor(stream.dateCreated / 1000);
   out.invite_only = stream.inviteOnly;
   out.is_web_public = stream.isWebPublic;
