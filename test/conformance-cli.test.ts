@@ -66,7 +66,8 @@ t.test('--list prints every rule with its section, levels and whether it writes'
 t.test('a failing run exits 1, prints curl and a replay command that reproduces the same counterexample', async (t) => {
   const server = await startHttp(async (request, next) => mapJsonBody(await next(request), (body) => delete body.ignored_parameters_unsupported));
   t.teardown(() => server.close());
-  const first = await cli(['--base-url', server.url, '--reporter', 'spec', '--num-runs', '20', '--seed', '11']);
+  // The conventions rules only: the breakage is theirs, and a whole run would only cost time.
+  const first = await cli(['--base-url', server.url, '--only', 'conventions/*', '--reporter', 'spec', '--num-runs', '20', '--seed', '11']);
   t.equal(first.code, 1);
   t.match(first.stdout, /FAIL conventions\/ignored-parameters-listed-sorted/);
   t.match(first.stdout, new RegExp(`curl -sS -i '${server.url}/api/v1/users/\\d+\\?`));
