@@ -12,13 +12,14 @@ export function jsonResponse(status: number, body: unknown, headers?: Readonly<R
   return { status, headers: headers ? { ...JSON_HEADERS, ...headers } : JSON_HEADERS, body: `${JSON.stringify(body)}\n` };
 }
 
+const NO_NAMES: readonly string[] = [];
 const SUCCESS_PREFIX = '{"result":"success","msg":""';
 
 /**
  * `{"result":"success","msg":"", ...data, "ignored_parameters_unsupported": [...]}`, written
  * without copying `data` into a new object (this is the hot path of every request).
  */
-export function success(data: Readonly<Record<string, unknown>>, ignored: readonly string[] = []): ApiResponse {
+export function success(data: Readonly<Record<string, unknown>>, ignored: readonly string[] = NO_NAMES): ApiResponse {
   const fields = JSON.stringify(data);
   let text = fields.length > 2 ? `${SUCCESS_PREFIX},${fields.slice(1, -1)}` : SUCCESS_PREFIX;
   if (ignored.length > 0) text += `,"ignored_parameters_unsupported":${JSON.stringify(ignored)}`;
