@@ -58,7 +58,7 @@ function matchesSegments(route: CompiledRoute, parts: readonly string[]): boolea
     if (segment.kind === 'static') {
       if (part !== segment.text) return false;
     } else if (segment.kind === 'int') {
-      if (!DIGITS.test(part)) return false;
+      if (!isDigits(part)) return false;
     } else if (part === '') {
       return false;
     }
@@ -66,7 +66,15 @@ function matchesSegments(route: CompiledRoute, parts: readonly string[]): boolea
   return i === parts.length;
 }
 
-const DIGITS = /^\d+$/;
+/** `/^\d+$/` without a regular expression run per request. */
+function isDigits(text: string): boolean {
+  if (text === '') return false;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 48 || code > 57) return false;
+  }
+  return true;
+}
 
 /** The path parameters of a route that `matchesSegments` accepted. */
 function capture(route: CompiledRoute, parts: readonly string[]): Map<string, string> {
