@@ -48,6 +48,30 @@ function decodePath(path: string): string {
   }
 }
 
+const NOT_FOUND: RouteMatch = Object.freeze({ kind: 'not-found' });
+const NO_SEGMENTS: readonly string[] = [];
+
+/**
+ * The segments of a path after its leading `/` (`/users/10/` gives `users`, `10`: one trailing
+ * slash is dropped), as `path.slice(1).split('/')` would give, without the runtime call `split`
+ * makes for a string it has not seen before.
+ */
+function pathSegments(path: string): string[] {
+  const parts: string[] = [];
+  let start = 1;
+  for (;;) {
+    const slash = path.indexOf('/', start);
+    if (slash === -1) {
+      parts.push(path.slice(start));
+      break;
+    }
+    parts.push(path.slice(start, slash));
+    start = slash + 1;
+  }
+  if (parts.length > 1 && parts[parts.length - 1] === '') parts.pop();
+  return parts;
+}
+
 /** Whether `route` matches the path's segments; nothing is allocated for the routes tried and missed. */
 function matchesSegments(route: CompiledRoute, parts: readonly string[]): boolean {
   let i = 0;
@@ -180,22 +204,25 @@ export class Router {
   }
 
   match(world: World, method: string, rawPath: string): RouteMatch {
-    if (!rawPath.startsWith(API_PREFIX_SLASH)) return { kind: 'not-found' };
+    if (!rawPath.startsWith(API_PREFIX_SLASH)) return NOT_FOUND;
     const path = rawPath.includes('%') ? decodePath(rawPath.slice(API_PREFIX.length)) : rawPath.slice(API_PREFIX.length);
-    const parts = path.slice(1).split('/');
-    if (parts.length > 1 && parts[parts.length - 1] === '') parts.pop();
     const exact = this.staticRoutes.get(path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path);
-    const candidates = exact ? [exact] : this.candidates(parts);
-    for (const route of candidates) {
-      if (!matchesSegments(route, parts)) continue;
-      const { methods, allowed } = this.available(world, route.def);
-      if (methods.length === 0) return { kind: 'not-found' };
-      if (method === 'OPTIONS') return { kind: 'options', allowed: [...allowed] };
-      const effective = (method === 'HEAD' ? 'GET' : method) as Method;
-      const endpoint = methods.includes(effective) ? route.def.methods[effective] : undefined;
-      if (!endpoint) return { kind: 'method-not-allowed', allowed: [...allowed], def: route.def };
-      return { kind: 'found', endpoint, path: route.hasParams ? capture(route, parts) : NO_PARAMS, def: route.def };
+    if (exact) return this.resolve(world, method, exact, NO_SEGMENTS);
+    const parts = pathSegments(path);
+    for (const route of this.candidates(parts)) {
+      if (matchesSegments(route, parts)) return this.resolve(world, method, route, parts);
     }
-    return { kind: 'not-found' };
+    return NOT_FOUND;
+  }
+
+  /** The answer for a request whose path matched `route` (split into `parts`). */
+  private resolve(world: World, method: string, route: CompiledRoute, parts: readonly string[]): RouteMatch {
+    const { methods, allowed } = this.available(world, route.def);
+    if (methods.length === 0) return NOT_FOUND;
+    if (method === 'OPTIONS') return { kind: 'options', allowed: [...allowed] };
+    const effective = (method === 'HEAD' ? 'GET' : method) as Method;
+    const endpoint = methods.includes(effective) ? route.def.methods[effective] : undefined;
+    if (!endpoint) return { kind: 'method-not-allowed', allowed: [...allowed], def: route.def };
+    return { kind: 'found', endpoint, path: route.hasParams ? capture(route, parts) : NO_PARAMS, def: route.def };
   }
 }
