@@ -3,7 +3,7 @@
  * bare node:http server answering the same JSON, measured side by side in one run. Each server
  * runs in its own child process; autocannon drives it from this one. Goal: ratio >= 0.75.
  *
- *   node dist/bench/users-get.js [--seconds 5] [--connections 10] [--rounds 2]
+ *   node dist/bench/users-get.js [--seconds 5] [--connections 10] [--rounds 3]
  */
 import autocannon from 'autocannon';
 import { fork, type ChildProcess } from 'node:child_process';
@@ -57,31 +57,40 @@ async function measure(kind: string, seconds: number, connections: number): Prom
   }
 }
 
+function median(list: readonly number[]): number {
+  const sorted = [...list].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       serve: { type: 'string' },
       seconds: { type: 'string', default: '5' },
       connections: { type: 'string', default: '10' },
-      rounds: { type: 'string', default: '2' },
+      rounds: { type: 'string', default: '3' },
     },
   });
   if (values.serve) return serve(values.serve);
   const seconds = Number(values.seconds);
   const connections = Number(values.connections);
-  const totals = { bare: 0, ours: 0 };
   const rounds = Number(values.rounds);
+  const bareRates: number[] = [];
+  const referenceRates: number[] = [];
   // Alternate the two so that drift in machine load affects both alike.
   for (let round = 0; round < rounds; round++) {
-    totals.bare += await measure('bare', seconds, connections);
-    totals.ours += await measure('ours', seconds, connections);
+    bareRates.push(await measure('bare', seconds, connections));
+    referenceRates.push(await measure('ours', seconds, connections));
   }
-  const bare = totals.bare / rounds;
-  const ours = totals.ours / rounds;
+  // Medians: one round disturbed by another process moves them less than it moves a mean.
+  const bare = median(bareRates);
+  const ours = median(referenceRates);
   const ratio = ours / bare;
-  console.log(`GET ${TARGET_PATH} (authenticated), ${connections} connections, ${rounds} x ${seconds} s each`);
-  console.log(`  bare node:http : ${bare.toFixed(0)} req/s`);
-  console.log(`  reference      : ${ours.toFixed(0)} req/s`);
+  const rates = (list: number[]) => list.map((rate) => rate.toFixed(0)).join(', ');
+  console.log(`GET ${TARGET_PATH} (authenticated), ${connections} connections, ${rounds} x ${seconds} s each, medians of the rounds`);
+  console.log(`  bare node:http : ${bare.toFixed(0)} req/s (${rates(bareRates)})`);
+  console.log(`  reference      : ${ours.toFixed(0)} req/s (${rates(referenceRates)})`);
   console.log(`  ratio          : ${ratio.toFixed(2)} (goal >= 0.75) ${ratio >= 0.75 ? 'met' : 'NOT met'}`);
 }
 

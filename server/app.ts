@@ -7,6 +7,7 @@ import { ApiError, rateLimited } from '../lib/errors.js';
 import { FEATURES } from '../lib/features.js';
 import { RateLimiter, type RateLimitRule } from '../lib/rate-limit.js';
 import { compareCodePoints } from '../lib/strings.js';
+import type { User } from '../lib/entities/user.js';
 import type { World } from '../lib/world.js';
 import { authenticate } from './auth.js';
 import { serveWebUpload, UPLOADS_PREFIX } from './user-uploads-web.js';
@@ -150,9 +151,10 @@ export class ChatApp {
     const user = endpoint.auth === 'user' ? authenticate(this.world, request.headers.get('authorization')) : undefined;
     const limitHeaders = user && this.apiLimiter ? this.countRequest(this.apiLimiter, user.id) : undefined;
     const params = posted ?? readParams(request);
-    const invoke = (read: RequestParams) =>
-      this.invoke(endpoint, { app: this, world: this.world, request, params: read, path: match.path, ...(user ? { user } : {}) });
-    if (!limitHeaders) return params instanceof Promise ? params.then(invoke) : invoke(params);
+    // The usual request (parameters read at once, no API limit) allocates no closure.
+    if (!limitHeaders && !(params instanceof Promise)) return this.invoke(endpoint, this.context(request, params, match.path, user));
+    const invoke = (read: RequestParams) => this.invoke(endpoint, this.context(request, read, match.path, user));
+    if (!limitHeaders) return (params as Promise<RequestParams>).then(invoke);
     const labelled = (response: ApiResponse): ApiResponse => ({ ...response, headers: { ...response.headers, ...limitHeaders } });
     const answer = (read: RequestParams) => {
       try {
@@ -163,6 +165,11 @@ export class ChatApp {
       }
     };
     return params instanceof Promise ? params.then(answer) : answer(params);
+  }
+
+  /** An endpoint's context: one shape for every endpoint (`user` undefined on public ones). */
+  private context(request: ApiRequest, params: RequestParams, path: ReadonlyMap<string, string>, user: User | undefined): BaseContext | AuthedContext {
+    return { app: this, world: this.world, request, params, path, user };
   }
 
   /** Counts a user's request against the API limit: the headers to report, or 429 past the limit. */
@@ -184,16 +191,16 @@ export class ChatApp {
     (endpoint.gate as ((ctx: BaseContext) => void) | undefined)?.(context);
     const { values, consumed } = readDeclared(this.world, endpoint.params, params);
     const outcome = (endpoint.run as (ctx: BaseContext, args: unknown) => Outcome | Promise<Outcome>)(context, values);
-    const envelope = (result: Outcome): ApiResponse => {
-      if (result instanceof RawReply) return result.response;
-      const reports = endpoint.reportsIgnored !== false && this.world.has(FEATURES.IGNORED_PARAMETERS_EVERYWHERE);
-      const ignored =
-        reports && (params.body.size > 0 || params.query.size > 0)
-          ? [...sentNames(params)].filter((name) => name !== 'client' && !consumed.has(name)).sort(compareCodePoints)
-          : [];
-      return success(result, ignored);
-    };
-    return outcome instanceof Promise ? outcome.then(envelope) : envelope(outcome);
+    if (outcome instanceof Promise) return outcome.then((result) => this.envelope(endpoint, params, consumed, result));
+    return this.envelope(endpoint, params, consumed, outcome);
+  }
+
+  /** The success envelope around an endpoint's data, with the parameters it ignored. */
+  private envelope(endpoint: Endpoint, params: RequestParams, consumed: ReadonlySet<string>, result: Outcome): ApiResponse {
+    if (result instanceof RawReply) return result.response;
+    const reports = endpoint.reportsIgnored !== false && this.world.has(FEATURES.IGNORED_PARAMETERS_EVERYWHERE);
+    if (!reports || (params.body.size === 0 && params.query.size === 0)) return success(result);
+    return success(result, [...sentNames(params)].filter((name) => name !== 'client' && !consumed.has(name)).sort(compareCodePoints));
   }
 }
 

@@ -23,6 +23,7 @@ const decoder = new TextDecoder('utf-8', { fatal: false });
 /** Shared empty parts: most requests have no body and many no query string. */
 const NONE: ReadonlyMap<string, string> = new Map();
 const NO_FILES: readonly UploadedFile[] = [];
+const NO_PARAMS: RequestParams = Object.freeze({ body: NONE, query: NONE, files: NO_FILES });
 
 function mediaType(request: ApiRequest): string {
   return (request.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
@@ -57,7 +58,7 @@ async function parseMultipart(request: ApiRequest): Promise<{ fields: Map<string
 export function readParams(request: ApiRequest): RequestParams | Promise<RequestParams> {
   const query = request.query.length === 0 ? NONE : new Map<string, string>(request.query);
   if (request.method === 'GET' || request.method === 'HEAD' || request.body.length === 0) {
-    return { body: NONE, query, files: NO_FILES };
+    return query === NONE ? NO_PARAMS : { body: NONE, query, files: NO_FILES };
   }
   const type = mediaType(request);
   if (type === 'application/x-www-form-urlencoded') {

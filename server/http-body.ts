@@ -7,13 +7,20 @@ import type { IncomingMessage } from 'node:http';
 import type { ApiResponse } from './request.js';
 import { bodyTimedOut, bodyTooLarge } from './http-options.js';
 
-const EMPTY = new Uint8Array(0);
-
 export interface BodyLimits {
   readonly maxBytes: number;
   readonly timeoutMs: number;
 }
 
+/** Whether the request announces a body (a length or a transfer coding); without one, there is none to read. */
+export function hasBody(headers: ReadonlyMap<string, string>): boolean {
+  return headers.has('content-length') || headers.has('transfer-encoding');
+}
+
+/**
+ * Reads the body of a request that `hasBody`, then calls `done` with it, or `refuse` with the
+ * answer to write when it is too large or too slow.
+ */
 export function readBody(
   req: IncomingMessage,
   headers: ReadonlyMap<string, string>,
@@ -21,12 +28,7 @@ export function readBody(
   done: (body: Uint8Array) => void,
   refuse: (answer: ApiResponse) => void,
 ): void {
-  // Most requests (every GET) have no body: answer without waiting for the stream to end.
   const length = headers.get('content-length');
-  if (length === undefined && !headers.has('transfer-encoding')) {
-    done(EMPTY);
-    return;
-  }
   let chunks: Buffer[] = [];
   let size = 0;
   let finished = false;

@@ -18,8 +18,11 @@ import type { Socket } from 'node:net';
 /** Requests of one connection handled at once; answers go out in order anyway. */
 const IN_FLIGHT_PER_CONNECTION = 4;
 
-/** What `admit` runs for a request once its connection can take it. */
-export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
+/**
+ * What `admit` runs for a request once its connection can take it. `fromBacklog` says it waited
+ * for earlier answers of its connection (it starts as one of them closes, not as it is read).
+ */
+export type RequestHandler = (req: IncomingMessage, res: ServerResponse, fromBacklog: boolean) => void;
 
 class Connection {
   inFlight = 0;
@@ -82,18 +85,18 @@ export class Connections {
     const connection = this.open.get(req.socket);
     if (!connection) {
       res.once('close', () => this.settle());
-      handle(req, res);
+      handle(req, res, false);
       return;
     }
     if (connection.backlog.length === 0 && this.canStart(connection)) {
-      this.start(connection, req, res, handle);
+      this.start(connection, req, res, handle, false);
       return;
     }
     if (connection.backlog.length >= this.maxPipelined) {
       connection.socket.destroy();
       return;
     }
-    connection.backlog.push(() => this.start(connection, req, res, handle));
+    connection.backlog.push(() => this.start(connection, req, res, handle, true));
     if (!connection.socket.isPaused()) {
       connection.socket.pause();
       connection.pausedHere = true;
@@ -101,11 +104,11 @@ export class Connections {
     this.pump(connection);
   }
 
-  private start(connection: Connection, req: IncomingMessage, res: ServerResponse, handle: RequestHandler): void {
+  private start(connection: Connection, req: IncomingMessage, res: ServerResponse, handle: RequestHandler, fromBacklog: boolean): void {
     connection.inFlight++;
     // A response closes once; `on` rather than `once` spares node's wrapper per request.
     res.on('close', connection.answerClosed);
-    handle(req, res);
+    handle(req, res, fromBacklog);
   }
 
   /**

@@ -1,28 +1,18 @@
 /**
  * The node:http adapter: reads the body within the limits (server/http-options.ts), turns the
- * request into an ApiRequest, and writes the ApiResponse. Nothing here knows about endpoints.
+ * request into an ApiRequest, and writes the ApiResponse (batched per round of reads, see
+ * server/http-answers.ts). Nothing here knows about endpoints.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { readBody } from './http-body.js';
+import { AnswerBatch, writeResponse } from './http-answers.js';
+import { hasBody, readBody } from './http-body.js';
 import { Connections } from './http-connections.js';
 import { clientErrorResponse, type HttpOptions, httpLimits, rawResponse } from './http-options.js';
 import type { ApiRequest, ApiResponse } from './request.js';
 
 export { DEFAULT_MAX_BODY_BYTES, type HttpOptions } from './http-options.js';
 const EMPTY = new Uint8Array(0);
-
-function writeResponse(res: ServerResponse, response: ApiResponse, close = false): void {
-  if (res.headersSent || res.destroyed) return;
-  // A flat [name, value, ...] list is the cheapest form node:http accepts.
-  const headers: string[] = [];
-  for (const name in response.headers) headers.push(name, response.headers[name] as string);
-  const payload = response.bytes ?? response.body;
-  headers.push('Content-Length', String(Buffer.byteLength(payload)));
-  if (close) headers.push('Connection', 'close');
-  res.writeHead(response.status, headers);
-  res.end(payload);
-}
 
 /**
  * An ApiRequest read from node:http. The abort signal is made on first use: only long polls need
@@ -102,27 +92,44 @@ export function createHttpServer(app: HttpHandler, options: HttpOptions = {}): S
     },
     (req, res) => connections.admit(req, res, answer),
   );
-  const answer = (req: IncomingMessage, res: ServerResponse): void => {
+  const respond = (request: HttpApiRequest, res: ServerResponse, now: boolean): void => {
+    let response: ApiResponse | Promise<ApiResponse>;
+    try {
+      response = app.answer(request);
+    } catch {
+      res.destroy();
+      return;
+    }
+    // Most answers are ready at once: no promise hop.
+    if (response instanceof Promise) response.then((ready) => batch.add(res, ready), () => res.destroy());
+    else if (now) writeResponse(res, response, connections.closing);
+    else batch.add(res, response);
+  };
+  /**
+   * Answers a request as it is read go out with the others of its round of reads (see
+   * server/http-answers.ts). One that waited in its connection's backlog starts as an earlier
+   * answer closes, after that round: it is written at once, as the connection's next answer.
+   */
+  const answer = (req: IncomingMessage, res: ServerResponse, fromBacklog: boolean): void => {
     const request = new HttpApiRequest(req, res);
+    // Most requests (every GET) have no body: answered without waiting for the stream to end.
+    if (!hasBody(request.headers)) {
+      respond(request, res, fromBacklog);
+      return;
+    }
     const refuse = (refusal: ApiResponse): void => {
       connections.closeAfterAnswer(req.socket);
       writeResponse(res, refusal, true);
     };
     readBody(req, request.headers, bodyLimits, (body) => {
       request.body = body;
-      let response: ApiResponse | Promise<ApiResponse>;
-      try {
-        response = app.answer(request);
-      } catch {
-        res.destroy();
-        return;
-      }
-      // Most answers are ready at once: written now, without a promise hop.
-      if (!(response instanceof Promise)) writeResponse(res, response, connections.closing);
-      else response.then((ready) => writeResponse(res, ready, connections.closing), () => res.destroy());
+      respond(request, res, fromBacklog);
     }, refuse);
   };
   const connections = new Connections(server, limits.maxPipelinedRequests, limits.lingerMs);
+  const batch = new AnswerBatch(() => connections.closing);
+  // Before node's own `end` handler, which ends the connection when its client half-closes.
+  server.on('connection', (socket: Socket) => socket.prependListener('end', batch.flush));
   if (limits.maxConnections !== undefined) server.maxConnections = limits.maxConnections;
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     // As node's own handler, but in the API's JSON envelope, and never over an answer in progress.

@@ -178,6 +178,19 @@ export type ParamValues<S extends ParamSpecs> = {
 };
 
 const NO_ALIASES: readonly string[] = [];
+/** What `readDeclared` reports consumed when no declared parameter was sent; never written to. */
+const NOTHING_CONSUMED: ReadonlySet<string> = new Set();
+/** Each declaration's entries, listed once rather than on every request. */
+const declarations = new WeakMap<ParamSpecs, ReadonlyArray<readonly [string, Param<unknown, boolean, boolean>]>>();
+
+function entriesOf(specs: ParamSpecs): ReadonlyArray<readonly [string, Param<unknown, boolean, boolean>]> {
+  let entries = declarations.get(specs);
+  if (!entries) {
+    entries = Object.entries(specs);
+    declarations.set(specs, entries);
+  }
+  return entries;
+}
 
 /** The bound that excludes the parameter at the emulated level, if any. */
 function excludingBound(world: World, spec: Param<unknown, boolean, boolean>): LevelBound<unknown> | undefined {
@@ -195,12 +208,12 @@ export function readDeclared<S extends ParamSpecs>(
   world: World,
   specs: S,
   params: RequestParams,
-): { values: ParamValues<S>; consumed: Set<string> } {
+): { values: ParamValues<S>; consumed: ReadonlySet<string> } {
   const values: Record<string, unknown> = {};
-  const consumed = new Set<string>();
   // A request without parameters (most GETs) only needs the defaults: no lookups.
   const sentNothing = params.body.size === 0 && params.query.size === 0;
-  for (const [name, spec] of Object.entries(specs)) {
+  let consumed: Set<string> | undefined;
+  for (const [name, spec] of entriesOf(specs)) {
     const excluded = excludingBound(world, spec);
     if (excluded) {
       if (excluded.otherwise) values[name] = excluded.otherwise.value;
@@ -225,8 +238,9 @@ export function readDeclared<S extends ParamSpecs>(
       if (spec.options.defaultValue) values[name] = spec.options.defaultValue.value;
       continue;
     }
+    consumed ??= new Set<string>();
     consumed.add(foundName);
     values[name] = spec.decode(foundRaw, foundName);
   }
-  return { values: values as ParamValues<S>, consumed };
+  return { values: values as ParamValues<S>, consumed: consumed ?? NOTHING_CONSUMED };
 }

@@ -12,17 +12,16 @@ export function jsonResponse(status: number, body: unknown, headers?: Readonly<R
   return { status, headers: headers ? { ...JSON_HEADERS, ...headers } : JSON_HEADERS, body: `${JSON.stringify(body)}\n` };
 }
 
-const SUCCESS_PREFIX = '{"result":"success","msg":""';
-
+const NO_NAMES: readonly string[] = [];
 /**
- * `{"result":"success","msg":"", ...data, "ignored_parameters_unsupported": [...]}`, written
- * without copying `data` into a new object (this is the hot path of every request).
+ * `{"result":"success","msg":"", ...data, "ignored_parameters_unsupported": [...]}`. One
+ * `JSON.stringify` of a shallow copy: copying the top-level keys costs less than slicing the
+ * serialised data into a prefix, which makes V8 flatten the text an extra time (this is the hot
+ * path of every request).
  */
-export function success(data: Readonly<Record<string, unknown>>, ignored: readonly string[] = []): ApiResponse {
-  const fields = JSON.stringify(data);
-  let text = fields.length > 2 ? `${SUCCESS_PREFIX},${fields.slice(1, -1)}` : SUCCESS_PREFIX;
-  if (ignored.length > 0) text += `,"ignored_parameters_unsupported":${JSON.stringify(ignored)}`;
-  return { status: 200, headers: JSON_HEADERS, body: `${text}}\n` };
+export function success(data: Readonly<Record<string, unknown>>, ignored: readonly string[] = NO_NAMES): ApiResponse {
+  const envelope = ignored.length > 0 ? { result: 'success', msg: '', ...data, ignored_parameters_unsupported: ignored } : { result: 'success', msg: '', ...data };
+  return { status: 200, headers: JSON_HEADERS, body: `${JSON.stringify(envelope)}\n` };
 }
 
 /** `result`, `msg`, then the error's data fields, then `code`: the real server's key order. */

@@ -10,15 +10,20 @@ type Segment = { kind: 'static'; text: string } | { kind: 'param' | 'int'; name:
 interface CompiledRoute {
   readonly def: RouteDef;
   readonly segments: readonly Segment[];
+  /** Whether any segment is a parameter (a static route shares one empty map). */
+  readonly hasParams: boolean;
 }
 
+const NO_PARAMS: ReadonlyMap<string, string> = new Map();
+
 export type RouteMatch =
-  | { kind: 'found'; endpoint: Endpoint; path: Map<string, string>; def: RouteDef }
+  | { kind: 'found'; endpoint: Endpoint; path: ReadonlyMap<string, string>; def: RouteDef }
   | { kind: 'method-not-allowed'; allowed: string[]; def: RouteDef }
   | { kind: 'options'; allowed: string[] }
   | { kind: 'not-found' };
 
 export const API_PREFIX = '/api/v1';
+const API_PREFIX_SLASH = `${API_PREFIX}/`;
 
 function compile(def: RouteDef): CompiledRoute {
   const segments = def.path
@@ -32,7 +37,7 @@ function compile(def: RouteDef): CompiledRoute {
       if (param[2] === 'path') return { kind: 'rest', name };
       return { kind: 'param', name };
     });
-  return { def, segments };
+  return { def, segments, hasParams: segments.some((segment) => segment.kind !== 'static') };
 }
 
 function decodePath(path: string): string {
@@ -43,28 +48,70 @@ function decodePath(path: string): string {
   }
 }
 
-function matchSegments(route: CompiledRoute, parts: readonly string[]): Map<string, string> | undefined {
-  const captured = new Map<string, string>();
+const NOT_FOUND: RouteMatch = Object.freeze({ kind: 'not-found' });
+const NO_SEGMENTS: readonly string[] = [];
+
+/**
+ * The segments of a path after its leading `/` (`/users/10/` gives `users`, `10`: one trailing
+ * slash is dropped), as `path.slice(1).split('/')` would give, without the runtime call `split`
+ * makes for a string it has not seen before.
+ */
+function pathSegments(path: string): string[] {
+  const parts: string[] = [];
+  let start = 1;
+  for (;;) {
+    const slash = path.indexOf('/', start);
+    if (slash === -1) {
+      parts.push(path.slice(start));
+      break;
+    }
+    parts.push(path.slice(start, slash));
+    start = slash + 1;
+  }
+  if (parts.length > 1 && parts[parts.length - 1] === '') parts.pop();
+  return parts;
+}
+
+/** Whether `route` matches the path's segments; nothing is allocated for the routes tried and missed. */
+function matchesSegments(route: CompiledRoute, parts: readonly string[]): boolean {
   let i = 0;
   for (const segment of route.segments) {
-    if (segment.kind === 'rest') {
-      if (i >= parts.length) return undefined;
-      captured.set(segment.name, parts.slice(i).join('/'));
-      return captured;
-    }
+    if (segment.kind === 'rest') return i < parts.length;
     const part = parts[i++];
-    if (part === undefined) return undefined;
+    if (part === undefined) return false;
     if (segment.kind === 'static') {
-      if (part !== segment.text) return undefined;
+      if (part !== segment.text) return false;
     } else if (segment.kind === 'int') {
-      if (!/^\d+$/.test(part)) return undefined;
-      captured.set(segment.name, part);
-    } else {
-      if (part === '') return undefined;
-      captured.set(segment.name, part);
+      if (!isDigits(part)) return false;
+    } else if (part === '') {
+      return false;
     }
   }
-  return i === parts.length ? captured : undefined;
+  return i === parts.length;
+}
+
+/** `/^\d+$/` without a regular expression run per request. */
+function isDigits(text: string): boolean {
+  if (text === '') return false;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 48 || code > 57) return false;
+  }
+  return true;
+}
+
+/** The path parameters of a route that `matchesSegments` accepted. */
+function capture(route: CompiledRoute, parts: readonly string[]): Map<string, string> {
+  const captured = new Map<string, string>();
+  for (let i = 0; i < route.segments.length; i++) {
+    const segment = route.segments[i] as Segment;
+    if (segment.kind === 'rest') {
+      captured.set(segment.name, parts.slice(i).join('/'));
+      break;
+    }
+    if (segment.kind !== 'static') captured.set(segment.name, parts[i] as string);
+  }
+  return captured;
 }
 
 const NO_ROUTES: readonly CompiledRoute[] = [];
@@ -157,23 +204,25 @@ export class Router {
   }
 
   match(world: World, method: string, rawPath: string): RouteMatch {
-    if (!rawPath.startsWith(`${API_PREFIX}/`)) return { kind: 'not-found' };
+    if (!rawPath.startsWith(API_PREFIX_SLASH)) return NOT_FOUND;
     const path = rawPath.includes('%') ? decodePath(rawPath.slice(API_PREFIX.length)) : rawPath.slice(API_PREFIX.length);
-    const parts = path.split('/').slice(1);
-    if (parts.length > 1 && parts[parts.length - 1] === '') parts.pop();
     const exact = this.staticRoutes.get(path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path);
-    const candidates = exact ? [exact] : this.candidates(parts);
-    for (const route of candidates) {
-      const captured = matchSegments(route, parts);
-      if (!captured) continue;
-      const { methods, allowed } = this.available(world, route.def);
-      if (methods.length === 0) return { kind: 'not-found' };
-      if (method === 'OPTIONS') return { kind: 'options', allowed: [...allowed] };
-      const effective = (method === 'HEAD' ? 'GET' : method) as Method;
-      const endpoint = methods.includes(effective) ? route.def.methods[effective] : undefined;
-      if (!endpoint) return { kind: 'method-not-allowed', allowed: [...allowed], def: route.def };
-      return { kind: 'found', endpoint, path: captured, def: route.def };
+    if (exact) return this.resolve(world, method, exact, NO_SEGMENTS);
+    const parts = pathSegments(path);
+    for (const route of this.candidates(parts)) {
+      if (matchesSegments(route, parts)) return this.resolve(world, method, route, parts);
     }
-    return { kind: 'not-found' };
+    return NOT_FOUND;
+  }
+
+  /** The answer for a request whose path matched `route` (split into `parts`). */
+  private resolve(world: World, method: string, route: CompiledRoute, parts: readonly string[]): RouteMatch {
+    const { methods, allowed } = this.available(world, route.def);
+    if (methods.length === 0) return NOT_FOUND;
+    if (method === 'OPTIONS') return { kind: 'options', allowed: [...allowed] };
+    const effective = (method === 'HEAD' ? 'GET' : method) as Method;
+    const endpoint = methods.includes(effective) ? route.def.methods[effective] : undefined;
+    if (!endpoint) return { kind: 'method-not-allowed', allowed: [...allowed], def: route.def };
+    return { kind: 'found', endpoint, path: route.hasParams ? capture(route, parts) : NO_PARAMS, def: route.def };
   }
 }
