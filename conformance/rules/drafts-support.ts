@@ -10,7 +10,8 @@ import { v } from '../expect/shape.js';
 import { type DraftInput, type DraftWorld, draftDifference, type ExpectedDraft } from '../model/draft-cases.js';
 import { listDrafts } from '../model/drafts-model.js';
 import { ownSettings } from './state-fetch.js';
-import type { FeatureRange, Need, Rule, RuleContext } from './types.js';
+import { fixtureRule, type RuleHeader } from './rule-factory.js';
+import type { Rule, RuleContext } from './types.js';
 
 /** Level 87: the drafts endpoints. */
 export const DRAFTS_LEVEL = 87;
@@ -81,26 +82,7 @@ export async function expectEditRefused(setup: DraftsSetup, id: number, draft: u
   await expectDraft(setup, id, BASE_EXPECTED, what);
 }
 
-export interface DraftsRuleSpec {
-  readonly id: string;
-  readonly title: string;
-  readonly section: string;
-  /** From the drafts level unless narrowed. */
-  readonly levels?: FeatureRange;
-  /** Needs besides the member. */
-  readonly needs?: readonly Need[];
-}
-
-/** A drafts rule (`PATCH /drafts/{draft_id}` and the endpoints around it) the member runs on its own drafts. */
-export function memberDraftsRule(spec: DraftsRuleSpec, body: (ctx: RuleContext, setup: DraftsSetup) => Promise<void>): Rule {
-  return {
-    id: spec.id,
-    title: spec.title,
-    endpoint: ENDPOINT,
-    section: spec.section,
-    levels: spec.levels ?? LEVELS,
-    writes: true,
-    needs: ['member', ...(spec.needs ?? [])],
-    run: async (ctx) => body(ctx, await draftsSetup(ctx)),
-  };
+/** A drafts rule (`PATCH /drafts/{draft_id}` and the endpoints around it; from level 87 unless narrowed) the member runs on its own drafts. */
+export function memberDraftsRule(header: RuleHeader, body: (ctx: RuleContext, setup: DraftsSetup) => Promise<void>): Rule {
+  return fixtureRule(header, { endpoint: ENDPOINT, levels: LEVELS, writes: true, needs: ['member'] }, (ctx) => draftsSetup(ctx), body);
 }

@@ -4,42 +4,21 @@
  * that a refused change left the listing as it was.
  */
 import type { ApiClient } from '../client/api-client.js';
-import type { DeviationId } from '../deviations.js';
 import { check, expectEqual } from '../expect/assert.js';
 import { guardOthers, type LinkifierEntry, listLinkifiers } from '../model/linkifiers.js';
-import type { FeatureRange, Need, Rule, RuleContext } from './types.js';
-
-export interface LinkifierRuleSpec {
-  readonly id: string;
-  readonly title: string;
-  readonly endpoint: string;
-  readonly section: string;
-  readonly levels: FeatureRange;
-  /** The administrator unless more are listed (the administrator must be among them). */
-  readonly needs?: readonly Need[];
-  readonly deviation?: DeviationId;
-}
+import { fixtureRule, type RuleHeader } from './rule-factory.js';
+import type { FeatureRange, Rule, RuleContext } from './types.js';
 
 /**
  * A realm-wide rule that changes linkifiers as the administrator: the order of the linkifiers
  * that exist before it is recorded, and after it the run's are deleted and that order restored.
  */
-export function linkifierRule(spec: LinkifierRuleSpec, body: (ctx: RuleContext, admin: ApiClient) => Promise<void>): Rule {
-  return {
-    id: spec.id,
-    title: spec.title,
-    endpoint: spec.endpoint,
-    section: spec.section,
-    levels: spec.levels,
-    writes: true,
-    realmWide: true,
-    needs: spec.needs ?? ['admin'],
-    ...(spec.deviation ? { deviation: spec.deviation } : {}),
-    async run(ctx) {
-      await guardOthers(ctx);
-      await body(ctx, ctx.as('admin'));
-    },
+export function linkifierRule(header: RuleHeader & { readonly endpoint: string; readonly levels: FeatureRange }, body: (ctx: RuleContext, admin: ApiClient) => Promise<void>): Rule {
+  const prepare = async (ctx: RuleContext): Promise<ApiClient> => {
+    await guardOthers(ctx);
+    return ctx.as('admin');
   };
+  return fixtureRule(header, { endpoint: header.endpoint, writes: true, realmWide: true, needs: ['admin'] }, prepare, body);
 }
 
 /** `GET /realm/linkifiers` (through `client`) still lists `before`, in its order, after `what` was refused. */

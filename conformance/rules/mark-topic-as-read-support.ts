@@ -7,7 +7,8 @@ import type { ApiClient } from '../client/api-client.js';
 import { expectShape, expectSuccess } from '../expect/assert.js';
 import { v } from '../expect/shape.js';
 import { createChannel, type RunChannel } from './message-fixtures.js';
-import type { FeatureRange, Rule, RuleContext } from './types.js';
+import { fixtureRule, type RuleHeader } from './rule-factory.js';
+import type { Rule, RuleContext } from './types.js';
 
 /** Level 120: `GET /messages/{id}` returns the message object with the caller's flags. */
 export const MESSAGE_FLAGS_LEVEL = 120;
@@ -27,26 +28,12 @@ export interface MarkTopicParties {
   readonly sharedChannel: (label: string) => Promise<RunChannel>;
 }
 
-export interface MarkTopicRuleSpec {
-  readonly id: string;
-  readonly title: string;
-  readonly section: string;
-  readonly levels?: FeatureRange;
-}
-
 /** A `POST /mark_topic_as_read` rule where the member sends and the second member reads. */
-export function markTopicRule(spec: MarkTopicRuleSpec, body: (ctx: RuleContext, parties: MarkTopicParties) => Promise<void>): Rule {
-  return {
-    id: spec.id,
-    title: spec.title,
-    endpoint: 'POST /mark_topic_as_read',
-    section: spec.section,
-    ...(spec.levels ? { levels: spec.levels } : {}),
-    writes: true,
-    needs: ['admin', 'member', 'second-member'],
-    async run(ctx) {
-      const sharedChannel = (label: string): Promise<RunChannel> => createChannel(ctx, 'admin', label, { members: ['member', 'second-member'] });
-      await body(ctx, { sender: ctx.as('member'), reader: ctx.as('second-member'), sharedChannel });
-    },
-  };
+export function markTopicRule(header: RuleHeader, body: (ctx: RuleContext, parties: MarkTopicParties) => Promise<void>): Rule {
+  const prepare = async (ctx: RuleContext): Promise<MarkTopicParties> => ({
+    sender: ctx.as('member'),
+    reader: ctx.as('second-member'),
+    sharedChannel: (label) => createChannel(ctx, 'admin', label, { members: ['member', 'second-member'] }),
+  });
+  return fixtureRule(header, { endpoint: 'POST /mark_topic_as_read', writes: true, needs: ['admin', 'member', 'second-member'] }, prepare, body);
 }

@@ -4,9 +4,9 @@
  * rule added, and the checks of a built-in view as listed and of a DELETE that finds nothing.
  */
 import type { ApiClient, Reply } from '../client/api-client.js';
-import type { DeviationId } from '../deviations.js';
 import { check, expectEqual } from '../expect/assert.js';
 import { fragmentPath, listViews } from '../model/navigation-views-model.js';
+import { fixtureRule, type RuleHeader } from './rule-factory.js';
 import type { Rule, RuleContext } from './types.js';
 
 export const ENDPOINT = 'PATCH /navigation_views/{fragment}';
@@ -16,29 +16,9 @@ export const DEVIATION = 'navigation-view-not-found-code';
 /** The built-in views (behaviour reference §6); every other fragment is a custom view. */
 export const BUILT_IN = ['inbox', 'recent', 'feed', 'drafts', 'narrow/has/reaction/sender/me', 'narrow/is/mentioned', 'narrow/is/starred'] as const;
 
-export interface ViewRuleSpec {
-  readonly id: string;
-  readonly title: string;
-  /** The edit endpoint unless another is named. */
-  readonly endpoint?: string;
-  readonly section: string;
-  readonly writes: boolean;
-  readonly deviation?: DeviationId;
-}
-
-/** A navigation-view rule (from level 390) the member runs with its own client. */
-export function memberViewRule(spec: ViewRuleSpec, body: (ctx: RuleContext, member: ApiClient) => Promise<void>): Rule {
-  return {
-    id: spec.id,
-    title: spec.title,
-    endpoint: spec.endpoint ?? ENDPOINT,
-    section: spec.section,
-    levels: LEVELS,
-    writes: spec.writes,
-    needs: ['member'],
-    ...(spec.deviation ? { deviation: spec.deviation } : {}),
-    run: (ctx) => body(ctx, ctx.as('member')),
-  };
+/** A navigation-view rule (from level 390; on the edit endpoint unless another is named) the member runs with its own client. */
+export function memberViewRule(header: RuleHeader & { readonly writes: boolean }, body: (ctx: RuleContext, member: ApiClient) => Promise<void>): Rule {
+  return fixtureRule(header, { endpoint: ENDPOINT, levels: LEVELS, writes: header.writes, needs: ['member'] }, async (ctx) => ctx.as('member'), body);
 }
 
 /** Deletes, when the rule ends, each of `fragments` the member still has (read then: a set may still grow). */

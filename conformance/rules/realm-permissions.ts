@@ -8,7 +8,8 @@ import type { ApiClient, JsonObject, Reply } from '../client/api-client.js';
 import type { IdentityName } from '../credentials/types.js';
 import { check, expectError, fail } from '../expect/assert.js';
 import { fetchState } from './channel-fixtures.js';
-import type { FeatureRange, Need, Rule, RuleContext } from './types.js';
+import { fixtureRule, type RuleHeader } from './rule-factory.js';
+import type { FeatureRange, Rule, RuleContext } from './types.js';
 import { groupList } from './user-groups-support.js';
 
 /** A group-setting value (section 1 convention 7). */
@@ -75,29 +76,8 @@ export async function holdersByRole(ctx: RuleContext, state: JsonObject, name: s
   return result;
 }
 
-/** Every identity a role-permission table needs: each role, a second member to act on, a guest. */
-export const ROLE_TABLE_NEEDS: readonly Need[] = ['owner', 'admin', 'moderator', 'member', 'second-member', 'guest'];
-
-export interface RoleTableSpec {
-  readonly id: string;
-  readonly title: string;
-  readonly endpoint: string;
-  readonly section: string;
-  readonly levels: FeatureRange;
-  /** `ROLE_TABLE_NEEDS` unless narrowed. */
-  readonly needs?: readonly Need[];
-}
-
-/** A rule that tries one action as each role and compares the outcome with the rights the target publishes; the body gets the administrator's client. */
-export function roleTableRule(spec: RoleTableSpec, body: (ctx: RuleContext, admin: ApiClient) => Promise<void>): Rule {
-  return {
-    id: spec.id,
-    title: spec.title,
-    endpoint: spec.endpoint,
-    section: spec.section,
-    levels: spec.levels,
-    writes: true,
-    needs: spec.needs ?? ROLE_TABLE_NEEDS,
-    run: (ctx) => body(ctx, ctx.as('admin')),
-  };
+/** A rule that tries one action as each role (and the guest) and compares the outcome with the rights the target publishes; the body gets the administrator's client. */
+export function roleTableRule(header: RuleHeader & { readonly endpoint: string; readonly levels: FeatureRange }, body: (ctx: RuleContext, admin: ApiClient) => Promise<void>): Rule {
+  const defaults = { endpoint: header.endpoint, writes: true, needs: ['owner', 'admin', 'moderator', 'member', 'guest'] } as const;
+  return fixtureRule(header, defaults, async (ctx) => ctx.as('admin'), body);
 }

@@ -4,12 +4,12 @@
  * one and finding it listed, and the skeleton of a rule the member runs on its own message.
  */
 import type { ApiClient, Reply } from '../client/api-client.js';
-import type { DeviationId } from '../deviations.js';
 import { check, expectShape, expectSuccess } from '../expect/assert.js';
 import { v } from '../expect/shape.js';
 import { type ApiReminder, createReminder, LIST_DELETE_LEVEL, listReminders } from '../model/reminders.js';
 import { runChannel, sendToChannel } from './message-fixtures.js';
-import type { FeatureRange, Need, Rule, RuleContext } from './types.js';
+import { fixtureRule, type RuleHeader } from './rule-factory.js';
+import type { FeatureRange, Rule, RuleContext } from './types.js';
 
 /** Level 381: creating reminders. */
 export const REMINDERS_LEVEL = 381;
@@ -61,30 +61,7 @@ export async function createListed(ctx: RuleContext, client: ApiClient, messageI
   return listed;
 }
 
-export interface ReminderRuleSpec {
-  readonly id: string;
-  readonly title: string;
-  readonly endpoint: string;
-  readonly section: string;
-  readonly levels: FeatureRange;
-  /** Needs besides the administrator (who made the run channel) and the member. */
-  readonly needs?: readonly Need[];
-  readonly deviation?: DeviationId;
-}
-
-/** A reminder rule the member runs on its own message in the run channel. */
-export function ownMessageRule(spec: ReminderRuleSpec, body: (ctx: RuleContext, message: OwnMessage, member: ApiClient) => Promise<void>): Rule {
-  return {
-    id: spec.id,
-    title: spec.title,
-    endpoint: spec.endpoint,
-    section: spec.section,
-    levels: spec.levels,
-    writes: true,
-    needs: ['admin', 'member', ...(spec.needs ?? [])],
-    ...(spec.deviation ? { deviation: spec.deviation } : {}),
-    async run(ctx) {
-      await body(ctx, await ownMessage(ctx), ctx.as('member'));
-    },
-  };
+/** A reminder rule the member runs on its own message in the run channel (the administrator made the channel). */
+export function ownMessageRule(header: RuleHeader & { readonly endpoint: string; readonly levels: FeatureRange }, body: (ctx: RuleContext, message: OwnMessage, member: ApiClient) => Promise<void>): Rule {
+  return fixtureRule(header, { endpoint: header.endpoint, writes: true, needs: ['admin', 'member'] }, ownMessage, (ctx, message) => body(ctx, message, ctx.as('member')));
 }

@@ -6,7 +6,8 @@
 import type { ApiClient } from '../client/api-client.js';
 import { expectSuccess } from '../expect/assert.js';
 import { createChannel, fetchState, type RunChannel, runChannel, sendToChannel } from './message-fixtures.js';
-import type { Need, Rule, RuleContext } from './types.js';
+import { fixtureRule, type RuleHeader } from './rule-factory.js';
+import type { Rule, RuleContext } from './types.js';
 
 /** Level 382: reporting messages. */
 export const REPORT_LEVEL = 382;
@@ -60,28 +61,10 @@ export async function reportingSetup(ctx: RuleContext): Promise<{ moderation: Ru
 export const report = (ctx: RuleContext, messageId: number, params: Record<string, unknown> | ReadonlyArray<readonly [string, unknown]>) =>
   ctx.as('member').post(`/messages/${messageId}/report`, params);
 
-export interface ReportingRuleSpec {
-  readonly id: string;
-  readonly title: string;
-  readonly section: string;
-  /** Needs besides the administrator, the member and the second member. */
-  readonly needs?: readonly Need[];
-}
-
 /**
  * A realm-wide reporting rule: before its body, the run's moderation request channel is set (and
  * restored after the rule) and the second member has sent the message to report.
  */
-export function reportingRule(spec: ReportingRuleSpec, body: (ctx: RuleContext, setup: { moderation: RunChannel; message: { id: number; content: string } }) => Promise<void>): Rule {
-  return {
-    id: spec.id,
-    title: spec.title,
-    endpoint: 'POST /messages/{message_id}/report',
-    section: spec.section,
-    levels: { min: REPORT_LEVEL },
-    writes: true,
-    realmWide: true,
-    needs: [...NEEDS, ...(spec.needs ?? [])],
-    run: async (ctx) => body(ctx, await reportingSetup(ctx)),
-  };
+export function reportingRule(header: RuleHeader, body: (ctx: RuleContext, setup: { moderation: RunChannel; message: { id: number; content: string } }) => Promise<void>): Rule {
+  return fixtureRule(header, { endpoint: 'POST /messages/{message_id}/report', levels: { min: REPORT_LEVEL }, writes: true, realmWide: true, needs: NEEDS }, reportingSetup, body);
 }

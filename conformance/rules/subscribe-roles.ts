@@ -29,7 +29,6 @@ const creationByRole = roleTableRule({
   endpoint: 'POST /users/me/subscriptions',
   section: '4.1',
   levels: { min: CREATION_GROUPS_LEVEL },
-  needs: ['owner', 'admin', 'moderator', 'member', 'guest'],
 }, async (ctx, admin) => {
   const state = await realmState(admin);
   const mayPublic = await holdersByRole(ctx, state, 'realm_can_create_public_channel_group');
@@ -65,6 +64,7 @@ const subscribingOthers = roleTableRule({
   endpoint: 'POST /users/me/subscriptions',
   section: '4.1 rules 1-2',
   levels: { min: ADD_SUBSCRIBERS_LEVEL },
+  needs: ['second-member'],
 }, async (ctx, admin) => {
   const directory = await userDirectory(admin);
   const state = await realmState(admin);
@@ -97,6 +97,7 @@ const unsubscribingOthers = roleTableRule({
   endpoint: 'DELETE /users/me/subscriptions',
   section: '4.1; 7',
   levels: { min: REMOVE_SUBSCRIBERS_LEVEL },
+  needs: ['second-member'],
 }, async (ctx, admin) => {
   const [target, member, guest] = (['second-member', 'member', 'guest'] as const).map((who) => ctx.identity(who).userId) as [number, number, number];
   const [channel] = (await createChannels(ctx, 'admin', ['remove'], { principals: [ctx.identity('admin').userId, target, member, guest] })) as [Channel];

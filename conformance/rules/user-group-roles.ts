@@ -23,7 +23,6 @@ const creationByRole = roleTableRule({
   endpoint: CREATE,
   section: '4.9; 7',
   levels: { min: REALM_GROUP_SETTINGS_LEVEL },
-  needs: ['owner', 'admin', 'moderator', 'member', 'guest'],
 }, async (ctx, admin) => {
   const groups = new RuleGroups(ctx);
   const may = await holdersByRole(ctx, await realmState(admin), 'realm_can_create_groups');
@@ -52,6 +51,7 @@ const subgroupsByRole = roleTableRule({
   endpoint: 'POST /user_groups/{user_group_id}/subgroups',
   section: '4.18; 7',
   levels: { min: ADD_MEMBERS_LEVEL },
+  needs: ['second-member'],
 }, async (ctx, admin) => {
   const creator = ctx.as('member');
   const state = await realmState(admin);

@@ -6,9 +6,9 @@
 import type { ApiClient, JsonObject } from '../client/api-client.js';
 import type { CleanupContext } from '../cleanup.js';
 import { expectEqual, fail } from '../expect/assert.js';
-import type { DeviationId } from '../deviations.js';
 import { objectField, registerState } from './state-fetch.js';
-import type { FeatureRange, Need, Rule, RuleContext } from './types.js';
+import { fixtureRule, type RuleHeader } from './rule-factory.js';
+import type { Rule, RuleContext } from './types.js';
 import { type SettingValue, wireOf } from './user-settings-catalog.js';
 
 export const ENDPOINT = 'PATCH /realm/user_settings_defaults';
@@ -66,38 +66,17 @@ export interface DefaultsChange {
   readonly touched: Set<string>;
 }
 
-export interface DefaultsRuleSpec {
-  readonly id: string;
-  readonly title: string;
-  readonly section: string;
-  /** Level 96 and later unless narrowed. */
-  readonly levels?: FeatureRange;
-  /** Needs besides the administrator. */
-  readonly needs?: readonly Need[];
-  readonly deviation?: DeviationId;
-}
-
 /**
- * A rule that changes realm-wide defaults as an administrator: the body runs with the defaults
- * read before it, and every setting it adds to `touched` is restored and read back afterwards.
+ * A rule that changes realm-wide defaults as an administrator (from level 96 unless narrowed):
+ * the body runs with the defaults read before it, and every setting it adds to `touched` is
+ * restored and read back afterwards.
  */
-export function defaultsRule(spec: DefaultsRuleSpec, body: (ctx: RuleContext, change: DefaultsChange) => Promise<void>): Rule {
-  return {
-    id: spec.id,
-    title: spec.title,
-    endpoint: ENDPOINT,
-    section: spec.section,
-    levels: spec.levels ?? { min: 96 },
-    writes: true,
-    realmWide: true,
-    needs: ['admin', ...(spec.needs ?? [])],
-    ...(spec.deviation ? { deviation: spec.deviation } : {}),
-    async run(ctx) {
-      const admin = ctx.as('admin');
-      const original = await readDefaults(admin);
-      const touched = new Set<string>();
-      restoreLater(ctx, original, touched);
-      await body(ctx, { admin, original, touched });
-    },
-  };
+export function defaultsRule(header: RuleHeader, body: (ctx: RuleContext, change: DefaultsChange) => Promise<void>): Rule {
+  return fixtureRule(header, { endpoint: ENDPOINT, levels: { min: 96 }, writes: true, realmWide: true, needs: ['admin'] }, async (ctx) => {
+    const admin = ctx.as('admin');
+    const original = await readDefaults(admin);
+    const touched = new Set<string>();
+    restoreLater(ctx, original, touched);
+    return { admin, original, touched };
+  }, body);
 }

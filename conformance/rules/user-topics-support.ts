@@ -4,11 +4,11 @@
  * `POST /register`, and the skeleton of a rule the member runs in a channel of its own.
  */
 import type { ApiClient } from '../client/api-client.js';
-import type { DeviationId } from '../deviations.js';
 import { expectShape } from '../expect/assert.js';
 import { v } from '../expect/shape.js';
 import { type Channel, createChannels, fetchState } from './channel-fixtures.js';
-import type { FeatureRange, Rule, RuleContext } from './types.js';
+import { fixtureRule, type RuleHeader } from './rule-factory.js';
+import type { Rule, RuleContext } from './types.js';
 
 /** The endpoint (170), the followed policy 3 (219), the empty-topic display name (334). */
 export const USER_TOPIC_LEVELS = { ENDPOINT: 170, FOLLOWED: 219, EMPTY_TOPIC: 334 } as const;
@@ -35,31 +35,9 @@ export function clearPolicyLater(ctx: RuleContext, label: string, streamId: numb
   ctx.cleanup(label, async (c) => void (await c.as('member').post('/user_topics', { stream_id: streamId, topic, visibility_policy: 0 })));
 }
 
-export interface MemberTopicRuleSpec {
-  readonly id: string;
-  readonly title: string;
-  readonly section: string;
-  /** From the endpoint's level unless narrowed. */
-  readonly levels?: FeatureRange;
-  readonly deviation?: DeviationId;
-  /** Label of the channel the rule creates (the administrator and the member are in it). */
-  readonly channel: string;
-}
-
-/** A `POST /user_topics` rule run by the member in a new channel of the run it shares with the administrator. */
-export function memberTopicRule(spec: MemberTopicRuleSpec, body: (ctx: RuleContext, member: ApiClient, channel: Channel) => Promise<void>): Rule {
-  return {
-    id: spec.id,
-    title: spec.title,
-    endpoint: 'POST /user_topics',
-    section: spec.section,
-    levels: spec.levels ?? { min: USER_TOPIC_LEVELS.ENDPOINT },
-    writes: true,
-    needs: ['admin', 'member'],
-    ...(spec.deviation ? { deviation: spec.deviation } : {}),
-    async run(ctx) {
-      const [channel] = (await createChannels(ctx, 'admin', [spec.channel], { principals: [ctx.identity('admin').userId, ctx.identity('member').userId] })) as [Channel];
-      await body(ctx, ctx.as('member'), channel);
-    },
-  };
+/** A `POST /user_topics` rule (from the endpoint's level unless narrowed) run by the member in a new channel of the run (labelled `channel`) it shares with the administrator. */
+export function memberTopicRule(header: RuleHeader & { readonly channel: string }, body: (ctx: RuleContext, member: ApiClient, channel: Channel) => Promise<void>): Rule {
+  const defaults = { endpoint: 'POST /user_topics', levels: { min: USER_TOPIC_LEVELS.ENDPOINT }, writes: true, needs: ['admin', 'member'] } as const;
+  const prepare = async (ctx: RuleContext) => (await createChannels(ctx, 'admin', [header.channel], { principals: [ctx.identity('admin').userId, ctx.identity('member').userId] }))[0] as Channel;
+  return fixtureRule(header, defaults, prepare, (ctx, channel) => body(ctx, ctx.as('member'), channel));
 }
