@@ -7,7 +7,8 @@ import type { ApiClient, JsonObject, Reply } from '../client/api-client.js';
 import { check, expectEqual, expectError, expectShape, expectSuccess } from '../expect/assert.js';
 import { v } from '../expect/shape.js';
 import { channelExists, type DirectoryUser, KEYED_BY_ID_LEVEL, namesUnder, responseKey, sorted, userDirectory } from './channel-fixtures.js';
-import type { RuleContext } from './types.js';
+import { fixtureRule, type RuleHeader } from './rule-factory.js';
+import type { Rule, RuleContext } from './types.js';
 
 /** Every parameter some server version declares on subscribe (never "unknown" in generated names). */
 export const SUBSCRIBE_PARAMS = [
@@ -75,6 +76,11 @@ export function expectSubscribeOutcome(ctx: RuleContext, reply: Reply, directory
     }
   }
   return body;
+}
+
+/** A `POST /users/me/subscriptions` rule in which the administrator creates (or fails to create) channels; the body gets its client. */
+export function channelCreationRule(header: RuleHeader, body: (ctx: RuleContext, admin: ApiClient) => Promise<void>): Rule {
+  return fixtureRule(header, { endpoint: 'POST /users/me/subscriptions', writes: true, needs: ['admin'] }, async (ctx) => ctx.as('admin'), body);
 }
 
 /**
