@@ -4,9 +4,9 @@
  * unbroken server every one of them passes at several feature levels. (The API rate-limit rule's
  * variants need a server that limits: conformance-power-auth-limits.test.ts.)
  */
-import t from 'tap';
 import { EMAIL_VISIBILITY, emailVisibility, ROLE } from '../lib/entities/user.js';
-import { failedIds, failureLines, type Mutation, runOnReference } from './support/conformance.js';
+import { type Mutation } from './support/conformance.js';
+import { type Breakage, eachBreakageFailsItsRule, passesUnbroken } from './support/power-mutations.js';
 import { apiPath, asIago, caller, errorAnswer, formOf, is, newApiKey, rewriteAnswer, usersIn, withForm, withoutHeader, withQuery } from './support/power-helpers.js';
 
 const AUTH_RULES = [
@@ -44,7 +44,7 @@ const loginMutation = (change: (form: URLSearchParams, app: Parameters<typeof ca
   return next(withForm(request, form));
 };
 
-const BREAKAGES: ReadonlyArray<{ what: string; rule: string; mutate: Mutation }> = [
+const BREAKAGES: readonly Breakage[] = [
   {
     what: 'the linkifier listing answers without credentials',
     rule: 'auth/every-endpoint-refuses-missing-credentials',
@@ -259,17 +259,6 @@ const BREAKAGES: ReadonlyArray<{ what: string; rule: string; mutate: Mutation }>
   },
 ];
 
-for (const level of [415, 300, 100]) {
-  t.test(`every authentication and user rule passes against the unbroken reference server at feature level ${level}`, async (t) => {
-    const result = await runOnReference({ featureLevel: level, numRuns: 5, seed: 1, only: AUTH_RULES });
-    t.same(failureLines(result), []);
-    t.ok(result.results.filter((r) => r.outcome === 'passed').length >= 14);
-  });
-}
+passesUnbroken('every authentication and user rule', AUTH_RULES, [415, 300, 100], 5, 14);
 
-for (const breakage of BREAKAGES) {
-  t.test(`${breakage.rule} fails when ${breakage.what}`, async (t) => {
-    const result = await runOnReference({ mutate: breakage.mutate, numRuns: 5, seed: 3, only: [breakage.rule] });
-    t.same(failedIds(result), [breakage.rule]);
-  });
-}
+eachBreakageFailsItsRule(BREAKAGES, 5);

@@ -3,9 +3,9 @@
  * attachments) prove their power: against deliberately broken variants of our server the named
  * rule fails; against the unbroken server every one of them passes at several feature levels.
  */
-import t from 'tap';
 import type { ApiRequest, ApiResponse } from '../server/request.js';
-import { failedIds, failureLines, mapJsonBody, type Mutation, runOnReference } from './support/conformance.js';
+import { mapJsonBody, type Mutation } from './support/conformance.js';
+import { type Breakage, eachBreakageFailsItsRule, passesUnbroken } from './support/power-mutations.js';
 
 const CONTENT_RULES = ['message-history/*', 'push/*', 'report-message/*', 'linkifiers/*', 'reminders/*', 'attachments/*'];
 
@@ -25,7 +25,7 @@ const mapHistory = (change: (snapshots: Snapshot[]) => void): Mutation => async 
   return mapJsonBody(response, (body) => Array.isArray(body.message_history) && change(body.message_history as Snapshot[]));
 };
 
-const BREAKAGES: ReadonlyArray<{ what: string; rule: string; mutate: Mutation }> = [
+const BREAKAGES: readonly Breakage[] = [
   { what: 'history snapshots come newest first', rule: 'message-history/snapshots-follow-edits', mutate: mapHistory((list) => list.reverse()) },
   { what: 'history snapshots lose prev_topic', rule: 'message-history/snapshots-follow-edits', mutate: mapHistory((list) => list.forEach((s) => delete s.prev_topic)) },
   { what: 'every snapshot names the sender as editor', rule: 'message-history/snapshots-follow-edits', mutate: mapHistory((list) => list.forEach((s) => (s.user_id = list[0]!.user_id))) },
@@ -183,17 +183,6 @@ const BREAKAGES: ReadonlyArray<{ what: string; rule: string; mutate: Mutation }>
   },
 ];
 
-for (const level of [415, 300, 100]) {
-  t.test(`every content rule passes against the unbroken reference server at feature level ${level}`, async (t) => {
-    const result = await runOnReference({ featureLevel: level, numRuns: 10, seed: 1, only: CONTENT_RULES });
-    t.same(failureLines(result), []);
-    t.ok(result.results.some((r) => r.outcome === 'passed'));
-  });
-}
+passesUnbroken('every content rule', CONTENT_RULES, [415, 300, 100], 10);
 
-for (const breakage of BREAKAGES) {
-  t.test(`${breakage.rule} fails when ${breakage.what}`, async (t) => {
-    const result = await runOnReference({ mutate: breakage.mutate, numRuns: 25, seed: 3, only: [breakage.rule] });
-    t.same(failedIds(result), [breakage.rule]);
-  });
-}
+eachBreakageFailsItsRule(BREAKAGES, 25);

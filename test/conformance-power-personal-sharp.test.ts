@@ -3,10 +3,9 @@
  * power: against deliberately broken variants of our server the named rule fails; against the
  * unbroken server every one of them passes at levels on both sides of the dated behaviours.
  */
-import t from 'tap';
 import { ROLE } from '../lib/entities/user.js';
-import { failedIds, failureLines, type Mutation, runOnReference } from './support/conformance.js';
-import { asIago, caller, codePoints, errorsSucceed, formOf, idIn, is, mapAnswers, replaceEvents, refuseWhen, rewriteParam } from './support/power-mutations.js';
+import { type Mutation } from './support/conformance.js';
+import { asIago, type Breakage, caller, codePoints, eachBreakageFailsItsRule, errorsSucceed, formOf, idIn, is, mapAnswers, passesUnbroken, refuseWhen, replaceEvents, rewriteParam } from './support/power-mutations.js';
 
 const SHARP_RULES = [
   'typing/every-type-and-op-delivered',
@@ -51,7 +50,7 @@ const rewriteDraftTopics = (change: (topic: string) => string): Mutation => (req
 
 const statusText = (form: URLSearchParams): string => form.get('status_text') ?? '';
 
-const BREAKAGES: ReadonlyArray<{ what: string; rule: string; level?: number; mutate: Mutation }> = [
+const BREAKAGES: readonly Breakage[] = [
   {
     what: "typing of type 'channel' always sends op start",
     rule: 'typing/every-type-and-op-delivered',
@@ -187,17 +186,6 @@ const BREAKAGES: ReadonlyArray<{ what: string; rule: string; level?: number; mut
   },
 ];
 
-for (const level of [415, 300, 240, 200, 100]) {
-  t.test(`every exact personal rule passes against the unbroken reference server at feature level ${level}`, async (t) => {
-    const result = await runOnReference({ featureLevel: level, numRuns: 3, seed: 1, only: SHARP_RULES });
-    t.same(failureLines(result), []);
-    t.ok(result.results.some((r) => r.outcome === 'passed'));
-  });
-}
+passesUnbroken('every exact personal rule', SHARP_RULES, [415, 300, 240, 200, 100], 3);
 
-for (const breakage of BREAKAGES) {
-  t.test(`${breakage.rule} fails when ${breakage.what}`, async (t) => {
-    const result = await runOnReference({ mutate: breakage.mutate, numRuns: 3, seed: 3, only: [breakage.rule], ...(breakage.level === undefined ? {} : { featureLevel: breakage.level }) });
-    t.same(failedIds(result), [breakage.rule]);
-  });
-}
+eachBreakageFailsItsRule(BREAKAGES, 3);

@@ -3,10 +3,9 @@
  * deliberately broken variants of our server the named rule fails; against the unbroken server
  * every one of them passes at several feature levels.
  */
-import t from 'tap';
 import { isGuest } from '../lib/entities/user.js';
-import { failedIds, failureLines, mapJsonBody, type Mutation, runOnReference } from './support/conformance.js';
-import { asIago, badRequestAnswer, caller, formOf, idIn, is, mapAnswers, rewriteParam, SUCCESS } from './support/power-mutations.js';
+import { mapJsonBody, type Mutation } from './support/conformance.js';
+import { asIago, badRequestAnswer, type Breakage, caller, eachBreakageFailsItsRule, formOf, idIn, is, mapAnswers, passesUnbroken, rewriteParam, SUCCESS } from './support/power-mutations.js';
 
 const VIEW_RULES = [
   'navigation-views/add-checks',
@@ -27,7 +26,7 @@ const MARK_TOPIC = /^\/mark_topic_as_read$/;
 type Snapshot = Record<string, unknown>;
 const mapHistory = (change: (snapshots: Snapshot[]) => void): Mutation => mapAnswers('GET', HISTORY, (body) => Array.isArray(body.message_history) && change(body.message_history as Snapshot[]));
 
-const BREAKAGES: ReadonlyArray<{ what: string; rule: string; mutate: Mutation }> = [
+const BREAKAGES: readonly Breakage[] = [
   {
     what: 'adding a fragment the user has replaces the view',
     rule: 'navigation-views/add-checks',
@@ -116,17 +115,6 @@ const BREAKAGES: ReadonlyArray<{ what: string; rule: string; mutate: Mutation }>
   },
 ];
 
-for (const level of [415, 357, 200]) {
-  t.test(`every sharp view, history and mark-read rule passes against the unbroken reference server at feature level ${level}`, async (t) => {
-    const result = await runOnReference({ featureLevel: level, numRuns: 10, seed: 1, only: VIEW_RULES });
-    t.same(failureLines(result), []);
-    t.ok(result.results.some((r) => r.outcome === 'passed'));
-  });
-}
+passesUnbroken('every sharp view, history and mark-read rule', VIEW_RULES, [415, 357, 200], 10);
 
-for (const breakage of BREAKAGES) {
-  t.test(`${breakage.rule} fails when ${breakage.what}`, async (t) => {
-    const result = await runOnReference({ mutate: breakage.mutate, numRuns: 25, seed: 3, only: [breakage.rule] });
-    t.same(failedIds(result), [breakage.rule]);
-  });
-}
+eachBreakageFailsItsRule(BREAKAGES, 25);

@@ -5,9 +5,8 @@
  * passes at several feature levels. Navigation views, edit history and mark-topic-as-read are in
  * conformance-power-realm-views.test.ts.
  */
-import t from 'tap';
-import { failedIds, failureLines, type Mutation, runOnReference } from './support/conformance.js';
-import { badRequestAnswer, caller, formOf, is, mapAnswers, mapEvents, refuseValue, rewriteParam, SUCCESS, withForm } from './support/power-mutations.js';
+import { type Mutation } from './support/conformance.js';
+import { badRequestAnswer, type Breakage, caller, eachBreakageFailsItsRule, formOf, is, mapAnswers, mapEvents, passesUnbroken, refuseValue, rewriteParam, SUCCESS, withForm } from './support/power-mutations.js';
 
 const REALM_RULES = [
   'user-settings-defaults/every-enum-value-applied',
@@ -29,14 +28,6 @@ const FILTERS = /^\/realm\/filters$/;
 const defaultRefused = (name: string, value: string): Mutation => refuseValue('PATCH', DEFAULTS, name, value, badRequestAnswer(`Invalid ${name}: Value error, Not in the list of possible values`));
 /** A default's value replaced by another before the server sees it. */
 const defaultRewritten = (name: string, from: string, to: string | undefined): Mutation => rewriteParam('PATCH', DEFAULTS, name, (value) => (value === from ? to : value));
-
-interface Breakage {
-  readonly what: string;
-  readonly rule: string;
-  readonly mutate: Mutation;
-  /** The level the broken server runs at (415 when absent). */
-  readonly level?: number;
-}
 
 const BREAKAGES: readonly Breakage[] = [
   { what: 'color_scheme 3 (light) is stored as 1', rule: 'user-settings-defaults/every-enum-value-applied', mutate: defaultRewritten('color_scheme', '3', '1') },
@@ -116,17 +107,6 @@ const BREAKAGES: readonly Breakage[] = [
   },
 ];
 
-for (const level of [415, 300, 200]) {
-  t.test(`every sharp realm rule passes against the unbroken reference server at feature level ${level}`, async (t) => {
-    const result = await runOnReference({ featureLevel: level, numRuns: 10, seed: 1, only: REALM_RULES });
-    t.same(failureLines(result), []);
-    t.ok(result.results.some((r) => r.outcome === 'passed'));
-  });
-}
+passesUnbroken('every sharp realm rule', REALM_RULES, [415, 300, 200], 10);
 
-for (const breakage of BREAKAGES) {
-  t.test(`${breakage.rule} fails when ${breakage.what}`, async (t) => {
-    const result = await runOnReference({ mutate: breakage.mutate, numRuns: 25, seed: 3, only: [breakage.rule], ...(breakage.level === undefined ? {} : { featureLevel: breakage.level }) });
-    t.same(failedIds(result), [breakage.rule]);
-  });
-}
+eachBreakageFailsItsRule(BREAKAGES, 25);

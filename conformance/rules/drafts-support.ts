@@ -1,14 +1,17 @@
 /**
  * What the drafts rules share: the target's drafts world (a channel the member is subscribed to,
- * other users to address), the sync-setting precondition, and drafts created with cleanup.
+ * other users to address), the sync-setting precondition, drafts created with cleanup, a fixed
+ * draft to edit and its read-back, and the skeleton of a rule the member runs on its drafts.
  */
 import type { ApiClient } from '../client/api-client.js';
 import type { CleanupContext } from '../cleanup.js';
-import { expectShape, expectSuccess } from '../expect/assert.js';
+import { expectError, expectShape, expectSuccess, fail } from '../expect/assert.js';
 import { v } from '../expect/shape.js';
-import type { DraftInput, DraftWorld } from '../model/draft-cases.js';
+import { type DraftInput, type DraftWorld, draftDifference, type ExpectedDraft } from '../model/draft-cases.js';
+import { listDrafts } from '../model/drafts-model.js';
 import { ownSettings } from './state-fetch.js';
-import type { RuleContext } from './types.js';
+import { fixtureRule, type RuleHeader } from './rule-factory.js';
+import type { Rule, RuleContext } from './types.js';
 
 /** Level 87: the drafts endpoints. */
 export const DRAFTS_LEVEL = 87;
@@ -56,4 +59,30 @@ export async function draftsSetup(ctx: RuleContext, who: 'member' | 'second-memb
       return id;
     },
   };
+}
+
+export const ENDPOINT = 'PATCH /drafts/{draft_id}';
+export const LEVELS = { min: DRAFTS_LEVEL } as const;
+
+/** A fixed, exactly-known draft to edit (explicit timestamp, so it reads back exactly). */
+export const BASE_DRAFT = { type: '' as const, to: [], topic: '', content: 'conformance draft', timestamp: 1_700_000_000 };
+export const BASE_EXPECTED: ExpectedDraft = { type: '', to: [], topic: '', content: BASE_DRAFT.content, timestamp: BASE_DRAFT.timestamp };
+
+/** Fails unless draft `id` is listed and reads as `expected`. */
+export async function expectDraft(setup: DraftsSetup, id: number, expected: ExpectedDraft, what: string): Promise<void> {
+  const listed = (await listDrafts(setup.client)).find((draft) => draft.id === id);
+  if (!listed) fail(`${what}: draft ${id} is not listed by GET /drafts`);
+  const difference = draftDifference(listed, expected);
+  if (difference !== '') fail(`${what}: draft ${id}: ${difference}`);
+}
+
+/** An edit of draft `id` to `draft` (an object, or raw wire text) is refused with 400 BAD_REQUEST and the draft still reads as `BASE_DRAFT`. */
+export async function expectEditRefused(setup: DraftsSetup, id: number, draft: unknown, what: string): Promise<void> {
+  expectError(await setup.client.patch(`/drafts/${id}`, { draft }), { status: 400, code: 'BAD_REQUEST' });
+  await expectDraft(setup, id, BASE_EXPECTED, what);
+}
+
+/** A drafts rule (`PATCH /drafts/{draft_id}` and the endpoints around it; from level 87 unless narrowed) the member runs on its own drafts. */
+export function memberDraftsRule(header: RuleHeader, body: (ctx: RuleContext, setup: DraftsSetup) => Promise<void>): Rule {
+  return fixtureRule(header, { endpoint: ENDPOINT, levels: LEVELS, writes: true, needs: ['member'] }, (ctx) => draftsSetup(ctx), body);
 }

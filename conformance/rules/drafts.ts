@@ -5,30 +5,15 @@
  * invalid drafts are refused without touching the stored one.
  */
 import fc from 'fast-check';
-import { expectError, fail } from '../expect/assert.js';
-import { type DraftCase, draftCase, draftContent, draftDifference, type ExpectedDraft } from '../model/draft-cases.js';
+import { expectError } from '../expect/assert.js';
+import { type DraftCase, draftCase, draftContent } from '../model/draft-cases.js';
 import { draftCommands, type DraftsModel, type DraftsReal, expectDraftsAsModel, listDrafts } from '../model/drafts-model.js';
 import { printableText } from './arbitraries.js';
 import { credentialsRequired } from './credentials-required.js';
 import { expectPlainSuccess } from './plain-success.js';
-import { DRAFTS_LEVEL, type DraftsSetup, draftsSetup } from './drafts-support.js';
+import { BASE_DRAFT, BASE_EXPECTED, draftsSetup, ENDPOINT, expectDraft, expectEditRefused, LEVELS, memberDraftsRule } from './drafts-support.js';
 import type { Rule, RuleContext } from './types.js';
 import { checkUnknownParamsReported, type ParamPair } from './unknown-parameters.js';
-
-export const ENDPOINT = 'PATCH /drafts/{draft_id}';
-export const LEVELS = { min: DRAFTS_LEVEL } as const;
-
-/** A fixed, exactly-known draft to edit (explicit timestamp, so it reads back exactly). */
-export const BASE_DRAFT = { type: '' as const, to: [], topic: '', content: 'conformance draft', timestamp: 1_700_000_000 };
-export const BASE_EXPECTED: ExpectedDraft = { type: '', to: [], topic: '', content: BASE_DRAFT.content, timestamp: BASE_DRAFT.timestamp };
-
-/** Fails unless draft `id` is listed and reads as `expected`. */
-export async function expectDraft(setup: DraftsSetup, id: number, expected: ExpectedDraft, what: string): Promise<void> {
-  const listed = (await listDrafts(setup.client)).find((draft) => draft.id === id);
-  if (!listed) fail(`${what}: draft ${id} is not listed by GET /drafts`);
-  const difference = draftDifference(listed, expected);
-  if (difference !== '') fail(`${what}: draft ${id}: ${difference}`);
-}
 
 const noCredentials = credentialsRequired({
   id: 'drafts/requires-credentials',
@@ -43,23 +28,17 @@ const noCredentials = credentialsRequired({
   ],
 });
 
-const editReplaces: Rule = {
+const editReplaces = memberDraftsRule({
   id: 'drafts/edit-replaces-draft',
   title: 'an edit replaces type, recipients, topic, content and timestamp of the draft, as GET /drafts shows',
-  endpoint: ENDPOINT,
   section: '4.8; 2.2',
-  levels: LEVELS,
-  writes: true,
-  needs: ['member'],
-  async run(ctx) {
-    const setup = await draftsSetup(ctx);
-    const id = await setup.create(BASE_DRAFT);
-    await ctx.property('replacement drafts', [draftCase(setup.world)], async (replacement: DraftCase) => {
-      expectPlainSuccess(await setup.client.patch(`/drafts/${id}`, { draft: replacement.input }));
-      await expectDraft(setup, id, replacement.expected, 'after the edit');
-    });
-  },
-};
+}, async (ctx, setup) => {
+  const id = await setup.create(BASE_DRAFT);
+  await ctx.property('replacement drafts', [draftCase(setup.world)], async (replacement: DraftCase) => {
+    expectPlainSuccess(await setup.client.patch(`/drafts/${id}`, { draft: replacement.input }));
+    await expectDraft(setup, id, replacement.expected, 'after the edit');
+  });
+});
 
 const unknownDraft: Rule = {
   id: 'drafts/edit-unknown-draft-not-found',
@@ -108,42 +87,30 @@ const withNull = (text: fc.Arbitrary<string>) =>
     return [...chars.slice(0, i), '\u0000', ...chars.slice(i)].join('');
   });
 
-const nullBytes: Rule = {
+const nullBytes = memberDraftsRule({
   id: 'drafts/edit-null-bytes-refused',
   title: 'an edit whose content, or channel-draft topic, contains a null byte answers 400 BAD_REQUEST and leaves the draft unchanged',
-  endpoint: ENDPOINT,
   section: '2.2; 8',
-  levels: LEVELS,
-  writes: true,
-  needs: ['member'],
-  async run(ctx) {
-    const setup = await draftsSetup(ctx);
-    const channel = setup.world.channelId;
-    const id = await setup.create(BASE_DRAFT);
-    const inContent = withNull(draftContent).map((content) => ({ ...BASE_DRAFT, content }));
-    const inTopic = withNull(printableText(10)).map((topic) => ({ type: 'stream' as const, to: [channel ?? 0], topic, content: 'x' }));
-    await ctx.property('null bytes', [channel === undefined ? inContent : fc.oneof(inContent, inTopic)], async (draft) => {
-      expectError(await setup.client.patch(`/drafts/${id}`, { draft }), { status: 400, code: 'BAD_REQUEST' });
-      await expectDraft(setup, id, BASE_EXPECTED, 'after a refused edit');
-    }, { maxRuns: 12 });
-  },
-};
+}, async (ctx, setup) => {
+  const channel = setup.world.channelId;
+  const id = await setup.create(BASE_DRAFT);
+  const inContent = withNull(draftContent).map((content) => ({ ...BASE_DRAFT, content }));
+  const inTopic = withNull(printableText(10)).map((topic) => ({ type: 'stream' as const, to: [channel ?? 0], topic, content: 'x' }));
+  await ctx.property('null bytes', [channel === undefined ? inContent : fc.oneof(inContent, inTopic)], async (draft) => {
+    await expectEditRefused(setup, id, draft, 'after a refused edit');
+  }, { maxRuns: 12 });
+});
 
-const unknownIgnored: Rule = {
+const unknownIgnored = memberDraftsRule({
   id: 'drafts/edit-unknown-parameters-ignored',
   title: 'unknown parameters of an edit are reported, sorted, in ignored_parameters_unsupported',
-  endpoint: ENDPOINT,
   section: '1 convention 4; 9.3',
   levels: { min: 167 },
-  writes: true,
-  needs: ['member'],
-  async run(ctx) {
-    const setup = await draftsSetup(ctx);
-    const id = await setup.create(BASE_DRAFT);
-    const send = (pairs: ParamPair[]) => setup.client.patch(`/drafts/${id}`, [['draft', JSON.stringify(BASE_DRAFT)], ...pairs]);
-    await checkUnknownParamsReported(ctx, { declared: ['draft', 'draft_id'], send, maxRuns: 8 });
-  },
-};
+}, async (ctx, setup) => {
+  const id = await setup.create(BASE_DRAFT);
+  const send = (pairs: ParamPair[]) => setup.client.patch(`/drafts/${id}`, [['draft', JSON.stringify(BASE_DRAFT)], ...pairs]);
+  await checkUnknownParamsReported(ctx, { declared: ['draft', 'draft_id'], send, maxRuns: 8 });
+});
 
 async function runModel(ctx: RuleContext): Promise<void> {
   const setup = await draftsSetup(ctx);

@@ -8,9 +8,10 @@
 import type { ApiClient, JsonObject } from '../client/api-client.js';
 import { check, expectEqual, expectError, expectShape, expectSuccess, fail } from '../expect/assert.js';
 import { v } from '../expect/shape.js';
-import { createOurs, guardOthers, LIST_LEVEL, linkifierPair, linkifierParams, listLinkifiers, REORDER_LEVEL, URL_TEMPLATE_LEVEL } from '../model/linkifiers.js';
+import { createOurs, LIST_LEVEL, linkifierPair, linkifierParams, listLinkifiers, REORDER_LEVEL, URL_TEMPLATE_LEVEL } from '../model/linkifiers.js';
 import { type EventQueue, openQueue } from './channel-fixtures.js';
 import { EVENT_DEADLINE_MS, eventsBeforeSentinel, pollUntil } from './event-waits.js';
+import { expectListingUnchanged, linkifierRule } from './linkifiers-support.js';
 import type { Rule, RuleContext } from './types.js';
 
 const eventShape = v.object(
@@ -44,78 +45,68 @@ async function expectListEvent(queue: EventQueue, admin: ApiClient, level: numbe
 
 const has = (id: number) => (list: Listed): boolean => list.some((entry) => entry.id === id);
 
-const eventAfterEachChange: Rule = {
+const eventAfterEachChange = linkifierRule({
   id: 'linkifiers/event-after-each-change',
   title: 'adding, updating, reordering and deleting a linkifier each send a realm_linkifiers event holding the whole new ordered list',
   endpoint: 'POST /realm/filters',
   section: '2.6; 4.16; 4.19; 6',
   levels: { min: URL_TEMPLATE_LEVEL },
-  writes: true,
-  realmWide: true,
   needs: ['admin', 'member'],
-  async run(ctx) {
-    await guardOthers(ctx);
-    const admin = ctx.as('admin');
-    const queue = await linkifierQueue(ctx);
-    const first = linkifierPair(ctx.name('lk'));
-    const firstId = await createOurs(ctx, first.pattern, first.template);
-    await expectListEvent(queue, admin, ctx.featureLevel, 'an add', has(firstId));
-    const second = linkifierPair(ctx.name('lk'));
-    const secondId = await createOurs(ctx, second.pattern, second.template);
-    await expectListEvent(queue, admin, ctx.featureLevel, 'a second add', has(secondId));
-    const edited = linkifierPair(ctx.name('lk'));
-    expectSuccess(await admin.patch(`/realm/filters/${firstId}`, linkifierParams(ctx.featureLevel, edited.pattern, `${edited.template}/edited`)));
-    await expectListEvent(queue, admin, ctx.featureLevel, 'an update', (list) => list.some((entry) => entry.id === firstId && entry.pattern === edited.pattern));
-    if (ctx.featureLevel >= REORDER_LEVEL) {
-      // Our two swap places; the others keep theirs.
-      const ids = (await listLinkifiers(admin, ctx.featureLevel)).map((entry) => entry.id);
-      const [a, b] = [ids.indexOf(firstId), ids.indexOf(secondId)];
-      [ids[a], ids[b]] = [ids[b]!, ids[a]!];
-      expectSuccess(await admin.patch('/realm/linkifiers', { ordered_linkifier_ids: ids }));
-      const swapped = (list: Listed): boolean => has(secondId)(list) && list.findIndex((entry) => entry.id === secondId) < list.findIndex((entry) => entry.id === firstId);
-      await expectListEvent(queue, admin, ctx.featureLevel, 'a reorder', swapped);
-    }
-    expectSuccess(await admin.delete(`/realm/filters/${firstId}`));
-    await expectListEvent(queue, admin, ctx.featureLevel, 'a delete', (list) => !has(firstId)(list));
-  },
-};
+}, async (ctx, admin) => {
+  const queue = await linkifierQueue(ctx);
+  const first = linkifierPair(ctx.name('lk'));
+  const firstId = await createOurs(ctx, first.pattern, first.template);
+  await expectListEvent(queue, admin, ctx.featureLevel, 'an add', has(firstId));
+  const second = linkifierPair(ctx.name('lk'));
+  const secondId = await createOurs(ctx, second.pattern, second.template);
+  await expectListEvent(queue, admin, ctx.featureLevel, 'a second add', has(secondId));
+  const edited = linkifierPair(ctx.name('lk'));
+  expectSuccess(await admin.patch(`/realm/filters/${firstId}`, linkifierParams(ctx.featureLevel, edited.pattern, `${edited.template}/edited`)));
+  await expectListEvent(queue, admin, ctx.featureLevel, 'an update', (list) => list.some((entry) => entry.id === firstId && entry.pattern === edited.pattern));
+  if (ctx.featureLevel >= REORDER_LEVEL) {
+    // Our two swap places; the others keep theirs.
+    const ids = (await listLinkifiers(admin, ctx.featureLevel)).map((entry) => entry.id);
+    const [a, b] = [ids.indexOf(firstId), ids.indexOf(secondId)];
+    [ids[a], ids[b]] = [ids[b]!, ids[a]!];
+    expectSuccess(await admin.patch('/realm/linkifiers', { ordered_linkifier_ids: ids }));
+    const swapped = (list: Listed): boolean => has(secondId)(list) && list.findIndex((entry) => entry.id === secondId) < list.findIndex((entry) => entry.id === firstId);
+    await expectListEvent(queue, admin, ctx.featureLevel, 'a reorder', swapped);
+  }
+  expectSuccess(await admin.delete(`/realm/filters/${firstId}`));
+  await expectListEvent(queue, admin, ctx.featureLevel, 'a delete', (list) => !has(firstId)(list));
+});
 
-const deleteTwice: Rule = {
+const deleteTwice = linkifierRule({
   id: 'linkifiers/delete-twice-second-refused',
   title: "deleting a linkifier twice: the second answers 400 BAD_REQUEST 'Linkifier not found.', sends no event and changes no listing",
   endpoint: 'DELETE /realm/filters/{filter_id}',
   section: '4.16; 6; 7',
   levels: { min: LIST_LEVEL },
-  writes: true,
-  realmWide: true,
   needs: ['admin', 'member'],
-  async run(ctx) {
-    await guardOthers(ctx);
-    const admin = ctx.as('admin');
-    const { pattern, template } = linkifierPair(ctx.name('lk'));
-    // Opened first: the add's event tells earlier events (delivered late) from the delete's.
-    const queue = ctx.featureLevel >= URL_TEMPLATE_LEVEL ? await linkifierQueue(ctx) : undefined;
-    const id = await createOurs(ctx, pattern, template);
-    if (queue) await expectListEvent(queue, admin, ctx.featureLevel, 'the add', has(id));
-    expectSuccess(await admin.delete(`/realm/filters/${id}`));
-    if (queue) await expectListEvent(queue, admin, ctx.featureLevel, 'the first delete', (list) => !has(id)(list));
-    const before = await listLinkifiers(admin, ctx.featureLevel);
-    const again = await admin.delete(`/realm/filters/${id}`);
-    expectError(again, { status: 400, code: 'BAD_REQUEST' });
-    check(again.body?.msg === 'Linkifier not found.', `the second delete: msg should be "Linkifier not found.", got ${JSON.stringify(again.body?.msg)}`, again);
-    expectEqual(await listLinkifiers(admin, ctx.featureLevel), before, 'GET /realm/linkifiers after the second delete');
-    if (!queue) return;
-    // A new linkifier of ours is the sentinel: nothing may come before its event.
-    const sentinel = linkifierPair(ctx.name('lk'));
-    const early = await eventsBeforeSentinel(
-      queue,
-      async () => void (await createOurs(ctx, sentinel.pattern, sentinel.template)),
-      (event: JsonObject) => event.type === 'realm_linkifiers' && JSON.stringify(event.realm_linkifiers).includes(JSON.stringify(sentinel.pattern)),
-      'adding another linkifier',
-    );
-    expectEqual(early, [], 'events after the refused second delete');
-  },
-};
+}, async (ctx, admin) => {
+  const { pattern, template } = linkifierPair(ctx.name('lk'));
+  // Opened first: the add's event tells earlier events (delivered late) from the delete's.
+  const queue = ctx.featureLevel >= URL_TEMPLATE_LEVEL ? await linkifierQueue(ctx) : undefined;
+  const id = await createOurs(ctx, pattern, template);
+  if (queue) await expectListEvent(queue, admin, ctx.featureLevel, 'the add', has(id));
+  expectSuccess(await admin.delete(`/realm/filters/${id}`));
+  if (queue) await expectListEvent(queue, admin, ctx.featureLevel, 'the first delete', (list) => !has(id)(list));
+  const before = await listLinkifiers(admin, ctx.featureLevel);
+  const again = await admin.delete(`/realm/filters/${id}`);
+  expectError(again, { status: 400, code: 'BAD_REQUEST' });
+  check(again.body?.msg === 'Linkifier not found.', `the second delete: msg should be "Linkifier not found.", got ${JSON.stringify(again.body?.msg)}`, again);
+  await expectListingUnchanged(admin, ctx.featureLevel, before, 'the second delete');
+  if (!queue) return;
+  // A new linkifier of ours is the sentinel: nothing may come before its event.
+  const sentinel = linkifierPair(ctx.name('lk'));
+  const early = await eventsBeforeSentinel(
+    queue,
+    async () => void (await createOurs(ctx, sentinel.pattern, sentinel.template)),
+    (event: JsonObject) => event.type === 'realm_linkifiers' && JSON.stringify(event.realm_linkifiers).includes(JSON.stringify(sentinel.pattern)),
+    'adding another linkifier',
+  );
+  expectEqual(early, [], 'events after the refused second delete');
+});
 
 /** Patterns Python's `re` compiles but RE2 does not (lookaround, backreferences, possessive quantifiers). */
 const BACKTRACKING_ONLY: ReadonlyArray<readonly [string, (tag: string) => string]> = [
@@ -126,33 +117,27 @@ const BACKTRACKING_ONLY: ReadonlyArray<readonly [string, (tag: string) => string
   ['possessive quantifier', (tag) => `${tag}-(?P<id>[0-9]++)`],
 ];
 
-const re2Syntax: Rule = {
+const re2Syntax = linkifierRule({
   id: 'linkifiers/pattern-is-re2',
   title: "a pattern RE2 cannot compile (lookaround, backreference, possessive quantifier) is refused with 'Bad regular expression: ...'; a 1,000-character pattern and template are accepted (no length limit)",
   endpoint: 'POST /realm/filters',
   section: '2.6; 4.16; 8',
   levels: { min: URL_TEMPLATE_LEVEL },
-  writes: true,
-  realmWide: true,
-  needs: ['admin'],
-  async run(ctx) {
-    await guardOthers(ctx);
-    const admin = ctx.as('admin');
-    for (const [what, make] of BACKTRACKING_ONLY) {
-      const tag = ctx.name('lk');
-      const reply = await admin.post('/realm/filters', { pattern: make(tag), url_template: `https://example.com/${tag}/{id}` });
-      expectError(reply, { status: 400, code: 'BAD_REQUEST' });
-      check(String(reply.body?.msg ?? '').startsWith('Bad regular expression: '), `${what}: msg should start "Bad regular expression: ", got ${JSON.stringify(reply.body?.msg)}`, reply);
-    }
+}, async (ctx, admin) => {
+  for (const [what, make] of BACKTRACKING_ONLY) {
     const tag = ctx.name('lk');
-    const fill = (head: string, tail: string, letter: string): string => `${head}${letter.repeat(1000 - head.length - tail.length)}${tail}`;
-    const pattern = fill(`${tag}-`, '-(?P<id>[0-9]+)', 'a');
-    const template = fill(`https://example.com/${tag}/`, '/{id}', 'b');
-    check(pattern.length === 1000 && template.length === 1000, 'generator: wrong lengths');
-    const id = await createOurs(ctx, pattern, template);
-    const listed = (await listLinkifiers(admin, ctx.featureLevel)).find((entry) => entry.id === id);
-    expectEqual(listed, { id, pattern, template }, 'the long linkifier as listed');
-  },
-};
+    const reply = await admin.post('/realm/filters', { pattern: make(tag), url_template: `https://example.com/${tag}/{id}` });
+    expectError(reply, { status: 400, code: 'BAD_REQUEST' });
+    check(String(reply.body?.msg ?? '').startsWith('Bad regular expression: '), `${what}: msg should start "Bad regular expression: ", got ${JSON.stringify(reply.body?.msg)}`, reply);
+  }
+  const tag = ctx.name('lk');
+  const fill = (head: string, tail: string, letter: string): string => `${head}${letter.repeat(1000 - head.length - tail.length)}${tail}`;
+  const pattern = fill(`${tag}-`, '-(?P<id>[0-9]+)', 'a');
+  const template = fill(`https://example.com/${tag}/`, '/{id}', 'b');
+  check(pattern.length === 1000 && template.length === 1000, 'generator: wrong lengths');
+  const id = await createOurs(ctx, pattern, template);
+  const listed = (await listLinkifiers(admin, ctx.featureLevel)).find((entry) => entry.id === id);
+  expectEqual(listed, { id, pattern, template }, 'the long linkifier as listed');
+});
 
 export const rules: readonly Rule[] = [eventAfterEachChange, deleteTwice, re2Syntax];

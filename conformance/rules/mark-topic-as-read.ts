@@ -4,86 +4,55 @@
  * unknown or inaccessible channels, topics without messages and missing parameters are refused.
  */
 import fc from 'fast-check';
-import type { ApiClient } from '../client/api-client.js';
-import { check, expectError, expectShape, expectSuccess } from '../expect/assert.js';
-import { v } from '../expect/shape.js';
+import { check, expectError } from '../expect/assert.js';
 import { printableText } from './arbitraries.js';
 import { type Channel, createChannels } from './channel-fixtures.js';
+import { isRead, markTopicRule, MESSAGE_FLAGS_LEVEL } from './mark-topic-as-read-support.js';
+import { sendToChannel } from './message-fixtures.js';
 import { expectPlainSuccess } from './plain-success.js';
-import type { Rule, RuleContext } from './types.js';
+import type { Rule } from './types.js';
 
-/** Level 120: `GET /messages/{id}` returns the message object with the caller's flags. */
-const MESSAGE_FLAGS_LEVEL = 120;
-
-
-/** A public channel the member (sender) and the second member (reader) are subscribed to. */
-async function sharedChannel(ctx: RuleContext, label: string): Promise<Channel> {
-  const [channel] = await createChannels(ctx, 'admin', [label], { principals: [ctx.identity('member').userId, ctx.identity('second-member').userId] });
-  return channel!;
-}
-
-async function send(client: ApiClient, channel: Channel, topic: string, content: string): Promise<number> {
-  const reply = await client.post('/messages', { type: 'stream', to: channel.name, topic, content });
-  return expectShape(expectSuccess(reply), v.object({ id: v.int({ min: 1 }) }), 'body', reply).id;
-}
-
-async function isRead(client: ApiClient, id: number): Promise<boolean> {
-  const reply = await client.get(`/messages/${id}`);
-  const body = expectShape(expectSuccess(reply), v.object({ message: v.object({ id: v.int(), flags: v.array(v.string()) }) }), 'body', reply);
-  return body.message.flags.includes('read');
-}
 
 /** Run-tagged topic texts: unique per run, so earlier runs' messages never share the topic. */
 const topicTail = printableText(12).filter((text) => text.trim() === text);
 
-const marksRead: Rule = {
+const marksRead = markTopicRule({
   id: 'mark-topic-as-read/marks-topic-messages-read',
   title: "marking a topic as read sets the read flag on the caller's messages in that topic and on no message of another topic",
-  endpoint: 'POST /mark_topic_as_read',
   section: '4.11',
   levels: { min: MESSAGE_FLAGS_LEVEL },
-  writes: true,
-  needs: ['admin', 'member', 'second-member'],
-  async run(ctx) {
-    const sender = ctx.as('member');
-    const reader = ctx.as('second-member');
-    const channel = await sharedChannel(ctx, 'unread');
-    await ctx.property('two topics, one to three messages in the marked one', [topicTail, topicTail, fc.integer({ min: 1, max: 3 })], async (a, b, count) => {
-      const marked = `${ctx.name('read')} ${a}`.trim();
-      const other = `${ctx.name('unread')} ${b}`.trim();
-      const ids: number[] = [];
-      for (let i = 0; i < count; i++) ids.push(await send(sender, channel, marked, `message ${i}`));
-      const kept = await send(sender, channel, other, 'stays unread');
-      for (const id of [...ids, kept]) check(!(await isRead(reader, id)), `message ${id} is read before anything was marked`);
-      const reply = await reader.post('/mark_topic_as_read', { stream_id: channel.streamId, topic_name: marked });
-      expectPlainSuccess(reply);
-      for (const id of ids) check(await isRead(reader, id), `message ${id} of the marked topic is not read`);
-      check(!(await isRead(reader, kept)), `message ${kept} of another topic was marked read`);
-    }, { maxRuns: 3 });
-  },
-};
+}, async (ctx, { sender, reader, sharedChannel }) => {
+  const channel = await sharedChannel('unread');
+  await ctx.property('two topics, one to three messages in the marked one', [topicTail, topicTail, fc.integer({ min: 1, max: 3 })], async (a, b, count) => {
+    const marked = `${ctx.name('read')} ${a}`.trim();
+    const other = `${ctx.name('unread')} ${b}`.trim();
+    const ids: number[] = [];
+    for (let i = 0; i < count; i++) ids.push(await sendToChannel(sender, channel.id, marked, `message ${i}`));
+    const kept = await sendToChannel(sender, channel.id, other, 'stays unread');
+    for (const id of [...ids, kept]) check(!(await isRead(reader, id)), `message ${id} is read before anything was marked`);
+    const reply = await reader.post('/mark_topic_as_read', { stream_id: channel.id, topic_name: marked });
+    expectPlainSuccess(reply);
+    for (const id of ids) check(await isRead(reader, id), `message ${id} of the marked topic is not read`);
+    check(!(await isRead(reader, kept)), `message ${kept} of another topic was marked read`);
+  }, { maxRuns: 3 });
+});
 
-const refused: Rule = {
+const refused = markTopicRule({
   id: 'mark-topic-as-read/unknown-channel-or-topic-bad-request',
   title: 'an unknown or inaccessible channel, or a topic in which the caller has no message, is refused with 400 BAD_REQUEST',
-  endpoint: 'POST /mark_topic_as_read',
   section: '4.11; 7',
-  writes: true,
-  needs: ['admin', 'member', 'second-member'],
-  async run(ctx) {
-    const reader = ctx.as('second-member');
-    const channel = await sharedChannel(ctx, 'no-topic');
-    const [secret] = (await createChannels(ctx, 'admin', ['mark-secret'], { inviteOnly: true, principals: [ctx.identity('admin').userId] })) as [Channel];
-    const target = fc.oneof(
-      fc.integer({ min: 1_000_000_000, max: 2 ** 31 - 1 }).map((id) => ({ streamId: id, topic: 'x' })),
-      fc.constant({ streamId: secret.streamId, topic: 'x' }),
-      topicTail.map((tail) => ({ streamId: channel.streamId, topic: `never used ${tail}`.trim() })),
-    );
-    await ctx.property('unknown channel, private channel, empty topic', [target], async ({ streamId, topic }) => {
-      expectError(await reader.post('/mark_topic_as_read', { stream_id: streamId, topic_name: topic }), { status: 400, code: 'BAD_REQUEST' });
-    });
-  },
-};
+}, async (ctx, { reader, sharedChannel }) => {
+  const channel = await sharedChannel('no-topic');
+  const [secret] = (await createChannels(ctx, 'admin', ['mark-secret'], { inviteOnly: true, principals: [ctx.identity('admin').userId] })) as [Channel];
+  const target = fc.oneof(
+    fc.integer({ min: 1_000_000_000, max: 2 ** 31 - 1 }).map((id) => ({ streamId: id, topic: 'x' })),
+    fc.constant({ streamId: secret.streamId, topic: 'x' }),
+    topicTail.map((tail) => ({ streamId: channel.id, topic: `never used ${tail}`.trim() })),
+  );
+  await ctx.property('unknown channel, private channel, empty topic', [target], async ({ streamId, topic }) => {
+    expectError(await reader.post('/mark_topic_as_read', { stream_id: streamId, topic_name: topic }), { status: 400, code: 'BAD_REQUEST' });
+  });
+});
 
 const missing: Rule = {
   id: 'mark-topic-as-read/invalid-parameters-refused',

@@ -9,117 +9,87 @@ import type { Reply } from '../client/api-client.js';
 import { check, expectEqual, expectError, expectSuccess } from '../expect/assert.js';
 import { expectDocumentedError } from '../expect/deviation.js';
 import { fragmentPath, listViews } from '../model/navigation-views-model.js';
-import { BUILT_IN } from './navigation-views.js';
-import type { Rule, RuleContext } from './types.js';
+import { DEVIATION, deleteViewsLater, expectBuiltInListed, expectDeleteNotFound, memberViewRule, unconfiguredBuiltIns } from './navigation-views-support.js';
+import type { Rule } from './types.js';
 
-const ENDPOINT = 'PATCH /navigation_views/{fragment}';
-const LEVELS = { min: 390 } as const;
-const DEVIATION = 'navigation-view-not-found-code';
 const EXISTS = 'Navigation view already exists.';
-
-/** Deletes, when the rule ends, each fragment of `fragments` the member still has. */
-function deleteLater(ctx: RuleContext, fragments: readonly string[]): void {
-  ctx.cleanup('delete the navigation views of the rule', async (c) => {
-    for (const fragment of fragments) await c.as('member').delete(fragmentPath(fragment));
-  });
-}
 
 function expectRefused(reply: Reply, what: string, msg?: string): void {
   expectError(reply, { status: 400, code: 'BAD_REQUEST' });
   if (msg !== undefined) check(reply.body?.msg === msg, `${what}: msg should be ${JSON.stringify(msg)}, got ${JSON.stringify(reply.body?.msg)}`, reply);
 }
 
-/** DELETE of no view: 404 (section 7 names NOT_FOUND; the real server's code is BAD_REQUEST: both are accepted). */
-function expectDeleteNotFound(reply: Reply, what: string): void {
-  check(reply.status === 404 && (reply.body?.code === 'NOT_FOUND' || reply.body?.code === 'BAD_REQUEST'), `${what}: expected HTTP 404 (NOT_FOUND or BAD_REQUEST)`, reply);
-}
-
-const addChecks: Rule = {
+const addChecks = memberViewRule({
   id: 'navigation-views/add-checks',
   title: 'adding a view: blank fragment or name, a missing or non-boolean is_pinned, a custom view without name, a taken fragment or name are refused; fragment and name are stored stripped, at any length',
   endpoint: 'POST /navigation_views',
   section: '2.8; 4.13; 8',
-  levels: LEVELS,
   writes: true,
-  needs: ['member'],
-  async run(ctx) {
-    const client = ctx.as('member');
-    const base = ctx.name('nvc');
-    const [pinned, hidden, short] = [`${base}/pinned`, `${base}/hidden`, `${base}/short`];
-    deleteLater(ctx, [pinned, hidden, short, `${base}/other`]);
-    const add = (params: Record<string, unknown>) => client.post('/navigation_views', params);
-    expectRefused(await add({ fragment: ' \t ', is_pinned: true, name: `${base} blank fragment` }), 'a blank fragment');
-    expectRefused(await add({ fragment: pinned, is_pinned: true }), 'a custom view without name', 'Custom views must have a valid name.');
-    expectRefused(await add({ fragment: pinned, is_pinned: true, name: '  ' }), 'a blank name');
-    for (const wire of ['yes', '[]']) expectRefused(await add({ fragment: pinned, is_pinned: wire, name: `${base} p` }), `is_pinned=${wire}`);
-    expectError(await add({ fragment: pinned, name: `${base} p` }), { status: 400, code: 'REQUEST_VARIABLE_MISSING' });
-    expectEqual((await listViews(client)).filter((view) => view.fragment.startsWith(base)), [], 'views after the refused adds');
+}, async (ctx, client) => {
+  const base = ctx.name('nvc');
+  const [pinned, hidden, short] = [`${base}/pinned`, `${base}/hidden`, `${base}/short`];
+  deleteViewsLater(ctx, [pinned, hidden, short, `${base}/other`]);
+  const add = (params: Record<string, unknown>) => client.post('/navigation_views', params);
+  expectRefused(await add({ fragment: ' \t ', is_pinned: true, name: `${base} blank fragment` }), 'a blank fragment');
+  expectRefused(await add({ fragment: pinned, is_pinned: true }), 'a custom view without name', 'Custom views must have a valid name.');
+  expectRefused(await add({ fragment: pinned, is_pinned: true, name: '  ' }), 'a blank name');
+  for (const wire of ['yes', '[]']) expectRefused(await add({ fragment: pinned, is_pinned: wire, name: `${base} p` }), `is_pinned=${wire}`);
+  expectError(await add({ fragment: pinned, name: `${base} p` }), { status: 400, code: 'REQUEST_VARIABLE_MISSING' });
+  expectEqual((await listViews(client)).filter((view) => view.fragment.startsWith(base)), [], 'views after the refused adds');
 
-    const longName = `${base} ${'n'.repeat(1000)}`;
-    expectSuccess(await add({ fragment: `  ${pinned}\t`, is_pinned: true, name: `  ${longName} ` }), { ignored: [] });
-    expectSuccess(await add({ fragment: hidden, is_pinned: false, name: `${base} hidden` }), { ignored: [] });
-    expectSuccess(await add({ fragment: short, is_pinned: true, name: 'x' }), { ignored: [] });
-    expectRefused(await add({ fragment: pinned, is_pinned: false, name: `${base} again` }), 'the same fragment again', EXISTS);
-    expectRefused(await add({ fragment: `${base}/other`, is_pinned: true, name: `${base} hidden` }), "another view's name", EXISTS);
-    const ours = (await listViews(client)).filter((view) => view.fragment.startsWith(base)).sort((a, b) => (a.fragment < b.fragment ? -1 : 1));
-    expectEqual(
-      ours,
-      [
-        { fragment: hidden, is_pinned: false, name: `${base} hidden` },
-        { fragment: pinned, is_pinned: true, name: longName },
-        { fragment: short, is_pinned: true, name: 'x' },
-      ],
-      'our views after the adds (stripped, the first add of a fragment kept)',
-    );
-  },
-};
+  const longName = `${base} ${'n'.repeat(1000)}`;
+  expectSuccess(await add({ fragment: `  ${pinned}\t`, is_pinned: true, name: `  ${longName} ` }), { ignored: [] });
+  expectSuccess(await add({ fragment: hidden, is_pinned: false, name: `${base} hidden` }), { ignored: [] });
+  expectSuccess(await add({ fragment: short, is_pinned: true, name: 'x' }), { ignored: [] });
+  expectRefused(await add({ fragment: pinned, is_pinned: false, name: `${base} again` }), 'the same fragment again', EXISTS);
+  expectRefused(await add({ fragment: `${base}/other`, is_pinned: true, name: `${base} hidden` }), "another view's name", EXISTS);
+  const ours = (await listViews(client)).filter((view) => view.fragment.startsWith(base)).sort((a, b) => (a.fragment < b.fragment ? -1 : 1));
+  expectEqual(
+    ours,
+    [
+      { fragment: hidden, is_pinned: false, name: `${base} hidden` },
+      { fragment: pinned, is_pinned: true, name: longName },
+      { fragment: short, is_pinned: true, name: 'x' },
+    ],
+    'our views after the adds (stripped, the first add of a fragment kept)',
+  );
+});
 
-const goneAfterDelete: Rule = {
+const goneAfterDelete = memberViewRule({
   id: 'navigation-views/delete-twice-not-found',
   title: 'after a view is deleted, deleting it again or editing it answers 404 (NOT_FOUND; real servers BAD_REQUEST), as does deleting a fragment never added',
-  endpoint: ENDPOINT,
   section: '4.13; 7',
-  levels: LEVELS,
   writes: true,
-  needs: ['member'],
   deviation: DEVIATION,
-  async run(ctx) {
-    const client = ctx.as('member');
-    const fragment = `${ctx.name('nvd')}/once`;
-    deleteLater(ctx, [fragment]);
-    expectSuccess(await client.post('/navigation_views', { fragment, is_pinned: true, name: `${fragment} name` }));
-    expectSuccess(await client.delete(fragmentPath(fragment)));
-    expectDeleteNotFound(await client.delete(fragmentPath(fragment)), 'the second delete');
-    expectDocumentedError(ctx, await client.patch(fragmentPath(fragment), { is_pinned: false }), DEVIATION);
-    expectDeleteNotFound(await client.delete(fragmentPath(`${ctx.name('nvd')}/never`)), 'deleting a fragment never added');
-    check(!(await listViews(client)).some((view) => view.fragment === fragment), `${fragment} is listed after its delete`);
-  },
-};
+}, async (ctx, client) => {
+  const fragment = `${ctx.name('nvd')}/once`;
+  deleteViewsLater(ctx, [fragment]);
+  expectSuccess(await client.post('/navigation_views', { fragment, is_pinned: true, name: `${fragment} name` }));
+  expectSuccess(await client.delete(fragmentPath(fragment)));
+  expectDeleteNotFound(await client.delete(fragmentPath(fragment)), 'the second delete');
+  expectDocumentedError(ctx, await client.patch(fragmentPath(fragment), { is_pinned: false }), DEVIATION);
+  expectDeleteNotFound(await client.delete(fragmentPath(`${ctx.name('nvd')}/never`)), 'deleting a fragment never added');
+  check(!(await listViews(client)).some((view) => view.fragment === fragment), `${fragment} is listed after its delete`);
+});
 
-const everyBuiltIn: Rule = {
+const everyBuiltIn = memberViewRule({
   id: 'navigation-views/every-built-in-configurable',
   title: 'each built-in view can be added without a name (listed with name null) and deleted again; the OpenAPI example narrow/is/alerted is a custom view and needs a name',
   endpoint: 'POST /navigation_views',
   section: '2.8; 4.13',
-  levels: LEVELS,
   writes: true,
-  needs: ['member'],
-  async run(ctx) {
-    const client = ctx.as('member');
-    const configured = new Set((await listViews(client)).map((view) => view.fragment));
-    const free = BUILT_IN.filter((fragment) => !configured.has(fragment));
-    if (free.length < BUILT_IN.length) ctx.note(`built-in views the member had configured were left alone: ${BUILT_IN.filter((f) => configured.has(f)).join(', ')}`);
-    deleteLater(ctx, free);
-    for (const [i, fragment] of free.entries()) {
-      const pinned = i % 2 === 0;
-      expectSuccess(await client.post('/navigation_views', { fragment, is_pinned: pinned }), { ignored: [] });
-      expectEqual((await listViews(client)).find((view) => view.fragment === fragment), { fragment, is_pinned: pinned, name: null }, `built-in view ${fragment}`);
-      expectSuccess(await client.delete(fragmentPath(fragment)));
-    }
-    if (!configured.has('narrow/is/alerted')) {
-      expectRefused(await client.post('/navigation_views', { fragment: 'narrow/is/alerted', is_pinned: true }), 'narrow/is/alerted without a name', 'Custom views must have a valid name.');
-    }
-  },
-};
+}, async (ctx, client) => {
+  const { free, configured } = await unconfiguredBuiltIns(ctx, client);
+  deleteViewsLater(ctx, free);
+  for (const [i, fragment] of free.entries()) {
+    const pinned = i % 2 === 0;
+    expectSuccess(await client.post('/navigation_views', { fragment, is_pinned: pinned }), { ignored: [] });
+    await expectBuiltInListed(client, fragment, pinned);
+    expectSuccess(await client.delete(fragmentPath(fragment)));
+  }
+  if (!configured.has('narrow/is/alerted')) {
+    expectRefused(await client.post('/navigation_views', { fragment: 'narrow/is/alerted', is_pinned: true }), 'narrow/is/alerted without a name', 'Custom views must have a valid name.');
+  }
+});
 
 export const rules: readonly Rule[] = [addChecks, goneAfterDelete, everyBuiltIn];

@@ -7,22 +7,15 @@
  */
 import fc from 'fast-check';
 import type { Reply } from '../client/api-client.js';
-import type { CleanupContext } from '../cleanup.js';
 import { check, expectEqual, expectError, expectSuccess, fail } from '../expect/assert.js';
 import { expectDocumentedError } from '../expect/deviation.js';
 import { fragmentPath, listViews, viewCommands, type ViewsModel, type ViewsReal } from '../model/navigation-views-model.js';
 import { printableText } from './arbitraries.js';
 import { credentialsRequired } from './credentials-required.js';
 import { expectPlainSuccess } from './plain-success.js';
-import type { Rule, RuleContext } from './types.js';
+import { BUILT_IN, DEVIATION, deleteViewsLater, ENDPOINT, expectBuiltInListed, expectDeleteNotFound, LEVELS, memberViewRule, unconfiguredBuiltIns } from './navigation-views-support.js';
+import type { Rule } from './types.js';
 import { checkUnknownParamsReported, type ParamPair } from './unknown-parameters.js';
-
-const ENDPOINT = 'PATCH /navigation_views/{fragment}';
-const LEVELS = { min: 390 } as const;
-const DEVIATION = 'navigation-view-not-found-code';
-
-/** The built-in views (behaviour reference §6); every other fragment is a custom view. */
-export const BUILT_IN = ['inbox', 'recent', 'feed', 'drafts', 'narrow/has/reaction/sender/me', 'narrow/is/mentioned', 'narrow/is/starred'] as const;
 
 /** Path segments that are hostile as data but survive URL normalisation (never empty, `.` or `..`). */
 const hostileSegment = fc
@@ -34,14 +27,6 @@ const hostileSegment = fc
 
 /** A fragment of ours: the run-tagged prefix, then one to three hostile segments. */
 const hostileTail = fc.array(hostileSegment, { minLength: 1, maxLength: 3 }).map((segments) => segments.join('/'));
-
-/** Deletes, when the rule ends, every fragment in `added` that is still there. */
-function deleteLater(ctx: RuleContext, added: Set<string>): void {
-  ctx.cleanup('delete the navigation views of the rule', async (c: CleanupContext) => {
-    const client = c.as('member');
-    for (const fragment of added) await client.delete(fragmentPath(fragment));
-  });
-}
 
 const noCredentials = credentialsRequired({
   id: 'navigation-views/requires-credentials',
@@ -56,145 +41,113 @@ const noCredentials = credentialsRequired({
   ],
 });
 
-const unknownFragment: Rule = {
+const unknownFragment = memberViewRule({
   id: 'navigation-views/unknown-fragment-not-found',
   title: 'editing a fragment the user has no view for answers 404 NOT_FOUND (real servers: 404 BAD_REQUEST)',
-  endpoint: ENDPOINT,
   section: '4.13; 7',
-  levels: LEVELS,
   writes: false,
-  needs: ['member'],
   deviation: DEVIATION,
-  async run(ctx) {
-    const client = ctx.as('member');
-    await ctx.property('fragments of no view', [hostileTail, fc.boolean()], async (tail, pinned) => {
-      const fragment = `${ctx.runTag}-absent/${tail}`;
-      expectDocumentedError(ctx, await client.patch(fragmentPath(fragment), { is_pinned: pinned }), DEVIATION);
-    }, { maxRuns: 15 });
-  },
-};
+}, async (ctx, client) => {
+  await ctx.property('fragments of no view', [hostileTail, fc.boolean()], async (tail, pinned) => {
+    const fragment = `${ctx.runTag}-absent/${tail}`;
+    expectDocumentedError(ctx, await client.patch(fragmentPath(fragment), { is_pinned: pinned }), DEVIATION);
+  }, { maxRuns: 15 });
+});
 
-const builtInName: Rule = {
+const builtInName = memberViewRule({
   id: 'navigation-views/built-in-custom-name-refused',
   title: 'a custom name for a built-in view (PATCH or POST) answers 400 BAD_REQUEST and changes nothing',
-  endpoint: ENDPOINT,
   section: '4.13; 2.8',
-  levels: LEVELS,
   writes: false,
-  needs: ['member'],
-  async run(ctx) {
-    const client = ctx.as('member');
-    const before = await listViews(client);
-    await ctx.property('built-in fragments and names', [fc.constantFrom(...BUILT_IN), printableText(12).filter((name) => name.trim() !== ''), fc.boolean()], async (fragment, name, viaPost) => {
-      const reply = viaPost ? await client.post('/navigation_views', { fragment, is_pinned: true, name }) : await client.patch(fragmentPath(fragment), { name, is_pinned: true });
-      expectError(reply, { status: 400, code: 'BAD_REQUEST' });
-    }, { maxRuns: 14 });
-    expectEqual(await listViews(client), before, 'navigation views after refused requests');
-  },
-};
+}, async (ctx, client) => {
+  const before = await listViews(client);
+  await ctx.property('built-in fragments and names', [fc.constantFrom(...BUILT_IN), printableText(12).filter((name) => name.trim() !== ''), fc.boolean()], async (fragment, name, viaPost) => {
+    const reply = viaPost ? await client.post('/navigation_views', { fragment, is_pinned: true, name }) : await client.patch(fragmentPath(fragment), { name, is_pinned: true });
+    expectError(reply, { status: 400, code: 'BAD_REQUEST' });
+  }, { maxRuns: 14 });
+  expectEqual(await listViews(client), before, 'navigation views after refused requests');
+});
 
-const hostileData: Rule = {
+const hostileData = memberViewRule({
   id: 'navigation-views/hostile-fragments-are-data',
   title: 'any fragment (reserved words, %, ?, #, unicode, slashes) is stored, listed, edited and deleted exactly as given',
-  endpoint: ENDPOINT,
   section: '2.8; 4.13',
-  levels: LEVELS,
   writes: true,
-  needs: ['member'],
-  async run(ctx) {
-    const client = ctx.as('member');
-    const added = new Set<string>();
-    deleteLater(ctx, added);
-    await ctx.property('hostile fragments', [hostileTail, fc.boolean()], async (tail, pinned) => {
-      const fragment = `${ctx.name('nv')}/${tail}`;
-      const name = `${fragment} name`;
-      expectSuccess(await client.post('/navigation_views', { fragment, is_pinned: pinned, name }), { ignored: [] });
-      added.add(fragment);
-      const find = async () => (await listViews(client)).find((view) => view.fragment === fragment);
-      expectEqual(await find(), { fragment, is_pinned: pinned, name }, `the view ${JSON.stringify(fragment)} as listed`);
-      const reply = await client.patch(fragmentPath(fragment), { is_pinned: !pinned });
-      expectPlainSuccess(reply);
-      expectEqual((await find())?.is_pinned, !pinned, 'is_pinned after the edit');
-      expectSuccess(await client.delete(fragmentPath(fragment)));
-      check((await find()) === undefined, `the view ${JSON.stringify(fragment)} is still listed after DELETE`);
-    }, { maxRuns: 15 });
-  },
-};
+}, async (ctx, client) => {
+  const added = new Set<string>();
+  deleteViewsLater(ctx, added);
+  await ctx.property('hostile fragments', [hostileTail, fc.boolean()], async (tail, pinned) => {
+    const fragment = `${ctx.name('nv')}/${tail}`;
+    const name = `${fragment} name`;
+    expectSuccess(await client.post('/navigation_views', { fragment, is_pinned: pinned, name }), { ignored: [] });
+    added.add(fragment);
+    const find = async () => (await listViews(client)).find((view) => view.fragment === fragment);
+    expectEqual(await find(), { fragment, is_pinned: pinned, name }, `the view ${JSON.stringify(fragment)} as listed`);
+    const reply = await client.patch(fragmentPath(fragment), { is_pinned: !pinned });
+    expectPlainSuccess(reply);
+    expectEqual((await find())?.is_pinned, !pinned, 'is_pinned after the edit');
+    expectSuccess(await client.delete(fragmentPath(fragment)));
+    check((await find()) === undefined, `the view ${JSON.stringify(fragment)} is still listed after DELETE`);
+  }, { maxRuns: 15 });
+});
 
-const builtInOverride: Rule = {
+const builtInOverride = memberViewRule({
   id: 'navigation-views/built-in-pin-override',
   title: 'a built-in view can be hidden and pinned again (its name stays null)',
-  endpoint: ENDPOINT,
   section: '2.8; 4.13',
-  levels: LEVELS,
   writes: true,
-  needs: ['member'],
-  async run(ctx) {
-    const client = ctx.as('member');
-    const configured = new Set((await listViews(client)).map((view) => view.fragment));
-    const free = BUILT_IN.filter((fragment) => !configured.has(fragment));
-    if (free.length === 0) ctx.skip('the member already configured every built-in view');
-    const fragment = free[0] as string;
-    deleteLater(ctx, new Set([fragment]));
-    expectSuccess(await client.post('/navigation_views', { fragment, is_pinned: false }), { ignored: [] });
-    for (const pinned of [true, false]) {
-      expectSuccess(await client.patch(fragmentPath(fragment), { is_pinned: pinned }), { ignored: [] });
-      expectEqual((await listViews(client)).find((view) => view.fragment === fragment), { fragment, is_pinned: pinned, name: null }, `built-in view ${fragment}`);
-    }
-  },
-};
+}, async (ctx, client) => {
+  const { free } = await unconfiguredBuiltIns(ctx, client);
+  if (free.length === 0) ctx.skip('the member already configured every built-in view');
+  const fragment = free[0] as string;
+  deleteViewsLater(ctx, [fragment]);
+  expectSuccess(await client.post('/navigation_views', { fragment, is_pinned: false }), { ignored: [] });
+  for (const pinned of [true, false]) {
+    expectSuccess(await client.patch(fragmentPath(fragment), { is_pinned: pinned }), { ignored: [] });
+    await expectBuiltInListed(client, fragment, pinned);
+  }
+});
 
-const unknownIgnored: Rule = {
+const unknownIgnored = memberViewRule({
   id: 'navigation-views/edit-unknown-parameters-ignored',
   title: 'unknown parameters of an edit are reported, sorted, in ignored_parameters_unsupported',
-  endpoint: ENDPOINT,
   section: '1 convention 4; 9.3',
-  levels: LEVELS,
   writes: true,
-  needs: ['member'],
-  async run(ctx) {
-    const client = ctx.as('member');
-    const fragment = `${ctx.name('nv')}/ignored`;
-    deleteLater(ctx, new Set([fragment]));
-    expectSuccess(await client.post('/navigation_views', { fragment, is_pinned: true, name: `${fragment} name` }));
-    const send = (pairs: ParamPair[]) => client.patch(fragmentPath(fragment), [['is_pinned', 'true'], ...pairs]);
-    await checkUnknownParamsReported(ctx, { declared: ['is_pinned', 'name', 'fragment'], send, maxRuns: 8 });
-  },
-};
+}, async (ctx, client) => {
+  const fragment = `${ctx.name('nv')}/ignored`;
+  deleteViewsLater(ctx, [fragment]);
+  expectSuccess(await client.post('/navigation_views', { fragment, is_pinned: true, name: `${fragment} name` }));
+  const send = (pairs: ParamPair[]) => client.patch(fragmentPath(fragment), [['is_pinned', 'true'], ...pairs]);
+  await checkUnknownParamsReported(ctx, { declared: ['is_pinned', 'name', 'fragment'], send, maxRuns: 8 });
+});
 
-const modelSequence: Rule = {
+const modelSequence = memberViewRule({
   id: 'navigation-views/model-sequence',
   title: 'after any sequence of adding, pinning, renaming and deleting views, GET /navigation_views agrees with the model after every step',
-  endpoint: ENDPOINT,
   section: '4.13; 2.8',
-  levels: LEVELS,
   writes: true,
-  needs: ['member'],
   deviation: DEVIATION,
-  async run(ctx) {
-    const client = ctx.as('member');
-    const added = new Set<string>();
-    deleteLater(ctx, added);
-    const expectNotFound = (reply: Reply): void => {
-      if (reply.exchange.method === 'PATCH') {
-        expectDocumentedError(ctx, reply, DEVIATION);
-        return;
-      }
-      // DELETE: the description is silent; both codes are accepted.
-      if (reply.status !== 404 || (reply.body?.code !== 'BAD_REQUEST' && reply.body?.code !== 'NOT_FOUND')) fail('expected HTTP 404 for an unknown fragment', reply);
-    };
-    await ctx.assert(
-      'add / pin / rename / delete sequences',
-      fc.asyncProperty(fc.commands(viewCommands(), { maxCommands: 10 }), async (cmds) => {
-        const model: ViewsModel = { prefix: ctx.name('nvm'), views: new Map(), names: 0 };
-        const real: ViewsReal = { client, added, expectNotFound };
-        await fc.asyncModelRun(() => ({ model, real }), cmds);
-        for (const fragment of model.views.keys()) await client.delete(fragmentPath(fragment));
-      }),
-      { maxRuns: 12 },
-    );
-  },
-};
+}, async (ctx, client) => {
+  const added = new Set<string>();
+  deleteViewsLater(ctx, added);
+  const expectNotFound = (reply: Reply): void => {
+    if (reply.exchange.method === 'PATCH') {
+      expectDocumentedError(ctx, reply, DEVIATION);
+      return;
+    }
+    expectDeleteNotFound(reply, 'deleting an unknown fragment');
+  };
+  await ctx.assert(
+    'add / pin / rename / delete sequences',
+    fc.asyncProperty(fc.commands(viewCommands(), { maxCommands: 10 }), async (cmds) => {
+      const model: ViewsModel = { prefix: ctx.name('nvm'), views: new Map(), names: 0 };
+      const real: ViewsReal = { client, added, expectNotFound };
+      await fc.asyncModelRun(() => ({ model, real }), cmds);
+      for (const fragment of model.views.keys()) await client.delete(fragmentPath(fragment));
+    }),
+    { maxRuns: 12 },
+  );
+});
 
 const absentBefore: Rule = {
   id: 'navigation-views/absent-before-390',

@@ -9,7 +9,8 @@ import { check, expectEqual, expectError } from '../expect/assert.js';
 import { expectDocumentedError } from '../expect/deviation.js';
 import { printableText } from './arbitraries.js';
 import { expectUnauthorized } from './credentials-required.js';
-import type { Rule } from './types.js';
+import { fixtureRule, type RuleHeader } from './rule-factory.js';
+import type { Rule, RuleContext } from './types.js';
 
 const PUSH_LEVEL = 406;
 const REQUIRED = ['token_kind', 'push_account_id', 'push_public_key', 'bouncer_public_key', 'encrypted_push_registration'] as const;
@@ -94,45 +95,44 @@ const accountIdNotInteger: Rule = {
   },
 };
 
-const notConfigured: Rule = {
+/**
+ * A rule about valid registrations on a server without a push notification service (the member
+ * registers; skipped where `server_settings` says the service is configured, since a valid
+ * registration would then register a device).
+ */
+function notConfiguredRule(header: RuleHeader, body: (ctx: RuleContext) => Promise<void>): Rule {
+  const prepare = async (ctx: RuleContext): Promise<void> => {
+    if (ctx.target.pushNotificationsEnabled) ctx.skip('server_settings says push notifications are configured: a valid registration would register a device');
+  };
+  const defaults = { endpoint: 'POST /mobile_push/register', levels: { min: PUSH_LEVEL }, writes: false, needs: ['member'] } as const;
+  return fixtureRule({ deviation: 'push-not-configured-code', ...header }, defaults, prepare, body);
+}
+
+const notConfigured = notConfiguredRule({
   id: 'push/not-configured-error',
   title: 'a valid registration on a server without a push notification service answers 400 PUSH_SERVICE_NOT_CONFIGURED',
-  endpoint: 'POST /mobile_push/register',
   section: '4.12; 7',
-  levels: { min: PUSH_LEVEL },
-  writes: false,
-  needs: ['member'],
-  deviation: 'push-not-configured-code',
-  async run(ctx) {
-    if (ctx.target.pushNotificationsEnabled) ctx.skip('server_settings says push notifications are configured: a valid registration would register a device');
-    await ctx.property('valid registrations', [validRegistration], async (registration) => {
-      expectDocumentedError(ctx, await ctx.as('member').post('/mobile_push/register', asPairs(registration)), 'push-not-configured-code');
-    }, { maxRuns: 10 });
-  },
-};
+}, async (ctx) => {
+  await ctx.property('valid registrations', [validRegistration], async (registration) => {
+    expectDocumentedError(ctx, await ctx.as('member').post('/mobile_push/register', asPairs(registration)), 'push-not-configured-code');
+  }, { maxRuns: 10 });
+});
 
 /** The documented text of the not-configured error (OpenAPI register-push-device). */
 const NOT_CONFIGURED_TEXT = 'Server is not configured to use push notification service.';
 
-const eachTokenKind: Rule = {
+const eachTokenKind = notConfiguredRule({
   id: 'push/each-token-kind-passes-validation',
   title: "each token_kind, 'fcm' and 'apns', passes validation on every run: on a server without a push notification service both answer the not-configured error, with its documented text",
-  endpoint: 'POST /mobile_push/register',
   section: '4.12; 2.9',
-  levels: { min: PUSH_LEVEL },
-  writes: false,
-  needs: ['member'],
-  deviation: 'push-not-configured-code',
-  async run(ctx) {
-    if (ctx.target.pushNotificationsEnabled) ctx.skip('server_settings says push notifications are configured: a valid registration would register a device');
-    const key = Buffer.from(ctx.runTag).toString('base64');
-    for (const [index, kind] of ['fcm', 'apns'].entries()) {
-      const registration = { token_kind: kind, push_account_id: index + 1, push_public_key: key, bouncer_public_key: key, encrypted_push_registration: key };
-      const reply = await ctx.as('member').post('/mobile_push/register', asPairs(registration));
-      // The real server's code is BAD_REQUEST, like a validation error: the text tells them apart.
-      expectEqual(expectDocumentedError(ctx, reply, 'push-not-configured-code').msg, NOT_CONFIGURED_TEXT, `msg for token_kind ${kind}`, reply);
-    }
-  },
-};
+}, async (ctx) => {
+  const key = Buffer.from(ctx.runTag).toString('base64');
+  for (const [index, kind] of ['fcm', 'apns'].entries()) {
+    const registration = { token_kind: kind, push_account_id: index + 1, push_public_key: key, bouncer_public_key: key, encrypted_push_registration: key };
+    const reply = await ctx.as('member').post('/mobile_push/register', asPairs(registration));
+    // The real server's code is BAD_REQUEST, like a validation error: the text tells them apart.
+    expectEqual(expectDocumentedError(ctx, reply, 'push-not-configured-code').msg, NOT_CONFIGURED_TEXT, `msg for token_kind ${kind}`, reply);
+  }
+});
 
 export const rules: readonly Rule[] = [noCredentials, missingParameter, invalidTokenKind, accountIdNotInteger, notConfigured, eachTokenKind];

@@ -4,11 +4,12 @@
  * /user_groups/{id}/members`. Rules about roles derive what each identity may do from these, so
  * they hold on a realm whose administrators changed the defaults.
  */
-import type { ApiClient, JsonObject } from '../client/api-client.js';
+import type { ApiClient, JsonObject, Reply } from '../client/api-client.js';
 import type { IdentityName } from '../credentials/types.js';
-import { fail } from '../expect/assert.js';
+import { check, expectError, fail } from '../expect/assert.js';
 import { fetchState } from './channel-fixtures.js';
-import type { RuleContext } from './types.js';
+import { fixtureRule, type RuleHeader } from './rule-factory.js';
+import type { FeatureRange, Rule, RuleContext } from './types.js';
 import { groupList } from './user-groups-support.js';
 
 /** A group-setting value (section 1 convention 7). */
@@ -16,6 +17,18 @@ export type GroupSettingValue = number | { readonly direct_members: readonly num
 
 /** The identities whose rights the role rules compare (the guest is refused by its own gates). */
 export const NON_GUEST_ROLES: readonly IdentityName[] = ['owner', 'admin', 'moderator', 'member'];
+
+/** The rows of a role-permission table: every role, the guest last. */
+export const ROLES_AND_GUEST: readonly IdentityName[] = [...NON_GUEST_ROLES, 'guest'];
+
+/** Whether `who` may act by `holders` (from `holdersByRole`): a guest never (the real server refuses guests before reading the setting). */
+export const mayAct = (holders: ReadonlyMap<IdentityName, boolean>, who: IdentityName): boolean => who !== 'guest' && holders.get(who) === true;
+
+/** Success when `allowed`, else 400 BAD_REQUEST (the real server's refusal of a missing right); says who did what in the failure. */
+export function expectAllowed(reply: Reply, allowed: boolean, what: string): void {
+  if (allowed) check(reply.status === 200, `${what} should be allowed; answered HTTP ${reply.status} ${String(reply.body?.code ?? '')}`, reply);
+  else expectError(reply, { status: 400, code: 'BAD_REQUEST' });
+}
 
 /** The realm state of `POST /register` as `client` sees it. */
 export const realmState = (client: ApiClient): Promise<JsonObject> => fetchState(client, ['realm']);
@@ -61,4 +74,10 @@ export async function holdersByRole(ctx: RuleContext, state: JsonObject, name: s
   const result = new Map<IdentityName, boolean>();
   for (const role of roles) result.set(role, await holders.holds(value, ctx.identity(role).userId));
   return result;
+}
+
+/** A rule that tries one action as each role (and the guest) and compares the outcome with the rights the target publishes; the body gets the administrator's client. */
+export function roleTableRule(header: RuleHeader & { readonly endpoint: string; readonly levels: FeatureRange }, body: (ctx: RuleContext, admin: ApiClient) => Promise<void>): Rule {
+  const defaults = { endpoint: header.endpoint, writes: true, needs: ['owner', 'admin', 'moderator', 'member', 'guest'] } as const;
+  return fixtureRule(header, defaults, async (ctx) => ctx.as('admin'), body);
 }

@@ -4,11 +4,10 @@
  * points after the trailing whitespace and leading newlines are removed; and a reminder listed as
  * it was created, deleted once, then refused as unknown.
  */
-import { check, expectEqual, expectError, expectShape, expectSuccess } from '../expect/assert.js';
-import { v } from '../expect/shape.js';
-import { createReminder, LIST_DELETE_LEVEL, listReminders } from '../model/reminders.js';
+import { check, expectEqual, expectError, expectSuccess } from '../expect/assert.js';
+import { LIST_DELETE_LEVEL, listReminders } from '../model/reminders.js';
 import { fetchState } from './message-fixtures.js';
-import { DAY, deleteLater, NOTE_LEVEL, ownMessage } from './reminders.js';
+import { createListed, DAY, deleteCreatedLater, NOTE_LEVEL, ownMessageRule } from './reminders-support.js';
 import type { Rule } from './types.js';
 
 /** Exactly `length` code points, a third of them astral, starting with `tag`. */
@@ -17,60 +16,45 @@ function noteOf(tag: string, length: number): string {
   return [...head, ...Array.from({ length: length - head.length }, (_, i) => ['n', '😀', 'ß'][i % 3])].join('');
 }
 
-const noteLimit: Rule = {
+const noteLimit = ownMessageRule({
   id: 'reminders/note-length-limit',
   title: 'a note of exactly max_reminder_note_length code points is accepted and carried in the content, also with trailing whitespace and leading newlines (removed first); one code point more is refused with 400 BAD_REQUEST',
   endpoint: 'POST /reminders',
   section: '4.17; 8',
   levels: { min: NOTE_LEVEL },
-  writes: true,
-  needs: ['admin', 'member'],
-  async run(ctx) {
-    const state = await fetchState(ctx.as('member'), ['realm']);
-    const published = state.max_reminder_note_length;
-    const max = typeof published === 'number' ? published : ctx.skip('POST /register gives no max_reminder_note_length');
-    const message = await ownMessage(ctx);
-    const client = ctx.as('member');
-    const note = noteOf(ctx.name('note'), max);
-    for (const [sent, what] of [[note, 'exactly at the limit'], [`\n\n${note} \n\t `, 'at the limit once stripped']] as const) {
-      const id = await createReminder(client, message.id, message.now + 6 * DAY, { note: sent });
-      deleteLater(ctx, id);
-      const listed = (await listReminders(client)).find((item) => item.reminder_id === id);
-      check(listed !== undefined, `reminder ${id} (note ${what}) is not listed`);
-      check(listed.content.includes(note), `the content of reminder ${id} does not carry the whole note (${what})`);
-    }
-    const over = await client.post('/reminders', { message_id: message.id, scheduled_delivery_timestamp: message.now + 6 * DAY, note: noteOf(ctx.name('note'), max + 1) });
-    if (over.status === 200) deleteLater(ctx, expectShape(expectSuccess(over), v.object({ reminder_id: v.int() }), 'body', over).reminder_id);
-    expectError(over, { status: 400, code: 'BAD_REQUEST' });
-  },
-};
+}, async (ctx, message, client) => {
+  const state = await fetchState(client, ['realm']);
+  const published = state.max_reminder_note_length;
+  const max = typeof published === 'number' ? published : ctx.skip('POST /register gives no max_reminder_note_length');
+  const note = noteOf(ctx.name('note'), max);
+  for (const [sent, what] of [[note, 'exactly at the limit'], [`\n\n${note} \n\t `, 'at the limit once stripped']] as const) {
+    const listed = await createListed(ctx, client, message.id, message.now + 6 * DAY, { note: sent }, ` (note ${what})`);
+    check(listed.content.includes(note), `the content of reminder ${listed.reminder_id} does not carry the whole note (${what})`);
+  }
+  const over = await client.post('/reminders', { message_id: message.id, scheduled_delivery_timestamp: message.now + 6 * DAY, note: noteOf(ctx.name('note'), max + 1) });
+  if (over.status === 200) deleteCreatedLater(ctx, over);
+  expectError(over, { status: 400, code: 'BAD_REQUEST' });
+});
 
-const listedThenDeleted: Rule = {
+const listedThenDeleted = ownMessageRule({
   id: 'reminders/listed-as-created-then-deleted-once',
   title: "a reminder is listed with the scheduled_delivery_timestamp sent (to the second), the message it refers to and the creator as recipient; deleting it succeeds once, then answers 404 BAD_REQUEST, and it is no longer listed",
   endpoint: 'DELETE /reminders/{reminder_id}',
   section: '3.5; 4.17',
   levels: { min: LIST_DELETE_LEVEL },
-  writes: true,
-  needs: ['admin', 'member'],
-  async run(ctx) {
-    const message = await ownMessage(ctx);
-    const client = ctx.as('member');
-    // Not a whole minute or hour ahead, so any rounding shows.
-    const at = message.now + 2 * DAY + 17;
-    const id = await createReminder(client, message.id, at);
-    deleteLater(ctx, id);
-    const listed = (await listReminders(client)).find((item) => item.reminder_id === id);
-    check(listed !== undefined, `reminder ${id} is not listed`);
-    expectEqual(
-      [listed.scheduled_delivery_timestamp, listed.reminder_target_message_id, listed.to, listed.failed],
-      [at, message.id, [ctx.identity('member').userId], false],
-      'scheduled_delivery_timestamp, reminder_target_message_id, to and failed',
-    );
-    expectSuccess(await client.delete(`/reminders/${id}`));
-    expectError(await client.delete(`/reminders/${id}`), { status: 404, code: 'BAD_REQUEST' });
-    check(!(await listReminders(client)).some((item) => item.reminder_id === id), `reminder ${id} is still listed after its deletion`);
-  },
-};
+}, async (ctx, message, client) => {
+  // Not a whole minute or hour ahead, so any rounding shows.
+  const at = message.now + 2 * DAY + 17;
+  const listed = await createListed(ctx, client, message.id, at);
+  const id = listed.reminder_id;
+  expectEqual(
+    [listed.scheduled_delivery_timestamp, listed.reminder_target_message_id, listed.to, listed.failed],
+    [at, message.id, [ctx.identity('member').userId], false],
+    'scheduled_delivery_timestamp, reminder_target_message_id, to and failed',
+  );
+  expectSuccess(await client.delete(`/reminders/${id}`));
+  expectError(await client.delete(`/reminders/${id}`), { status: 404, code: 'BAD_REQUEST' });
+  check(!(await listReminders(client)).some((item) => item.reminder_id === id), `reminder ${id} is still listed after its deletion`);
+});
 
 export const rules: readonly Rule[] = [noteLimit, listedThenDeleted];

@@ -6,51 +6,37 @@
  */
 import { expectError, expectSuccess } from '../expect/assert.js';
 import { runChannel, sendToChannel } from './message-fixtures.js';
-import { DESCRIPTION_LIMIT, NEEDS, report, REPORT_LEVEL, REPORT_TYPES, reportingSetup } from './report-message.js';
+import { DESCRIPTION_LIMIT, report, REPORT_TYPES, reportingRule } from './report-message-support.js';
 import type { Rule } from './types.js';
 
-const ENDPOINT = 'POST /messages/{message_id}/report';
 
 /** Exactly `length` characters, every other one astral. */
 const descriptionOf = (length: number): string => Array.from({ length }, (_, i) => (i % 2 === 0 ? 'd' : '📝')).join('');
 
-const typesAndLimit: Rule = {
+const typesAndLimit = reportingRule({
   id: 'report-message/each-type-and-exact-description-limit',
   title: "every report_type is accepted on every run; a description of exactly 1000 characters is accepted and of 1001 refused with 400 BAD_REQUEST, counted as sent (1000 characters plus a space is 1001); a description of spaces explains an 'other' report",
-  endpoint: ENDPOINT,
   section: '4.14; 8',
-  levels: { min: REPORT_LEVEL },
-  writes: true,
-  realmWide: true,
-  needs: NEEDS,
-  async run(ctx) {
-    const { message } = await reportingSetup(ctx);
-    for (const reportType of REPORT_TYPES) expectSuccess(await report(ctx, message.id, { report_type: reportType, description: ctx.name(reportType) }), { ignored: [] });
-    expectSuccess(await report(ctx, message.id, { report_type: 'spam', description: descriptionOf(DESCRIPTION_LIMIT) }));
-    for (const description of [descriptionOf(DESCRIPTION_LIMIT + 1), `${descriptionOf(DESCRIPTION_LIMIT)} `]) {
-      expectError(await report(ctx, message.id, { report_type: 'norms', description }), { status: 400, code: 'BAD_REQUEST' });
-    }
-    expectSuccess(await report(ctx, message.id, { report_type: 'other', description: '   ' }));
-  },
-};
+}, async (ctx, { message }) => {
+  for (const reportType of REPORT_TYPES) expectSuccess(await report(ctx, message.id, { report_type: reportType, description: ctx.name(reportType) }), { ignored: [] });
+  expectSuccess(await report(ctx, message.id, { report_type: 'spam', description: descriptionOf(DESCRIPTION_LIMIT) }));
+  for (const description of [descriptionOf(DESCRIPTION_LIMIT + 1), `${descriptionOf(DESCRIPTION_LIMIT)} `]) {
+    expectError(await report(ctx, message.id, { report_type: 'norms', description }), { status: 400, code: 'BAD_REQUEST' });
+  }
+  expectSuccess(await report(ctx, message.id, { report_type: 'other', description: '   ' }));
+});
 
-const whoMayReport: Rule = {
+const whoMayReport = reportingRule({
   id: 'report-message/any-role-own-message-and-again',
   title: 'a member reports the same message twice, and its own message; a guest reports a message of a channel it is in; each answers success',
-  endpoint: ENDPOINT,
   section: '4.14; 5',
-  levels: { min: REPORT_LEVEL },
-  writes: true,
-  realmWide: true,
-  needs: [...NEEDS, 'guest'],
-  async run(ctx) {
-    const { message } = await reportingSetup(ctx);
-    for (const time of ['first', 'second']) expectSuccess(await report(ctx, message.id, { report_type: 'spam', description: `${ctx.name('again')} ${time}` }));
-    const channel = await runChannel(ctx);
-    const own = await sendToChannel(ctx.as('member'), channel.id, ctx.name('topic'), ctx.name('own-message'));
-    expectSuccess(await report(ctx, own, { report_type: 'inappropriate', description: ctx.name('own') }));
-    expectSuccess(await ctx.as('guest').post(`/messages/${message.id}/report`, { report_type: 'harassment', description: ctx.name('guest') }));
-  },
-};
+  needs: ['guest'],
+}, async (ctx, { message }) => {
+  for (const time of ['first', 'second']) expectSuccess(await report(ctx, message.id, { report_type: 'spam', description: `${ctx.name('again')} ${time}` }));
+  const channel = await runChannel(ctx);
+  const own = await sendToChannel(ctx.as('member'), channel.id, ctx.name('topic'), ctx.name('own-message'));
+  expectSuccess(await report(ctx, own, { report_type: 'inappropriate', description: ctx.name('own') }));
+  expectSuccess(await ctx.as('guest').post(`/messages/${message.id}/report`, { report_type: 'harassment', description: ctx.name('guest') }));
+});
 
 export const rules: readonly Rule[] = [typesAndLimit, whoMayReport];

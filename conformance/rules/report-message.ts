@@ -12,61 +12,10 @@ import { check, expectError, expectShape, expectSuccess, fail } from '../expect/
 import { v } from '../expect/shape.js';
 import { byCodePoint, printableText, unknownParamName } from './arbitraries.js';
 import { expectUnauthorized } from './credentials-required.js';
-import { createChannel, FAR_ID_FLOOR, fetchState, maxMessageId, type RunChannel, runChannel, sendToChannel } from './message-fixtures.js';
-import type { Rule, RuleContext } from './types.js';
+import { createChannel, FAR_ID_FLOOR, maxMessageId, sendToChannel } from './message-fixtures.js';
+import { DESCRIPTION_LIMIT, moderationChannelId, NEEDS, ownModerationChannel, report, REPORT_LEVEL, REPORT_TYPES, reportedMessage, reportingRule } from './report-message-support.js';
+import type { Rule } from './types.js';
 import { EVENT_DEADLINE_MS } from './event-waits.js';
-
-/** Level 382: reporting messages. */
-export const REPORT_LEVEL = 382;
-/** Every `report_type` of section 4.14. */
-export const REPORT_TYPES = ['spam', 'harassment', 'inappropriate', 'norms', 'other'] as const;
-/** Section 8: clients limit the description to 1000 characters; the server refuses longer ones. */
-export const DESCRIPTION_LIMIT = 1000;
-/** What the reporting rules need: the administrator sets the moderation channel, the second member is reported. */
-export const NEEDS = ['admin', 'member', 'second-member'] as const;
-
-/** The realm's moderation request channel ID, -1 when there is none (FL 331). */
-async function moderationChannelId(client: ApiClient): Promise<number> {
-  const state = await fetchState(client, ['realm']);
-  const id = state.realm_moderation_request_channel_id;
-  return typeof id === 'number' ? id : -1;
-}
-
-/**
- * A private channel of the run set as the moderation request channel (section 4.14), the
- * previous setting restored when the rule ends (before the channel goes).
- */
-async function ownModerationChannel(ctx: RuleContext): Promise<RunChannel> {
-  const admin = ctx.as('admin');
-  const previous = await moderationChannelId(admin);
-  const channel = await createChannel(ctx, 'admin', 'moderation', { inviteOnly: true });
-  ctx.cleanup(`restore the moderation request channel (realm setting moderation_request_channel_id = ${previous})`, async (c) => {
-    const reply = await c.as('admin').patch('/realm', { moderation_request_channel_id: previous });
-    if (reply.status !== 200) throw new Error(`PATCH /realm answered HTTP ${reply.status} ${reply.text.slice(0, 200)}`);
-    // Read back: a restore that did not take leaves every member's reports going to the run's channel.
-    const now = await moderationChannelId(c.as('admin'));
-    if (now !== previous) throw new Error(`moderation_request_channel_id is ${now} after the restore, expected ${previous}`);
-  });
-  expectSuccess(await admin.patch('/realm', { moderation_request_channel_id: channel.id }));
-  return channel;
-}
-
-/** A message the second member sent to the run channel, in a topic of its own (the member is subscribed too). */
-async function reportedMessage(ctx: RuleContext): Promise<{ id: number; content: string }> {
-  const channel = await runChannel(ctx);
-  const content = ctx.name('reported-content');
-  return { id: await sendToChannel(ctx.as('second-member'), channel.id, ctx.name('topic'), content), content };
-}
-
-/** Both fixtures: reporting works and there is something to report. */
-export async function reportingSetup(ctx: RuleContext): Promise<{ moderation: RunChannel; message: { id: number; content: string } }> {
-  const moderation = await ownModerationChannel(ctx);
-  return { moderation, message: await reportedMessage(ctx) };
-}
-
-/** The member reports message `messageId` with these parameters. */
-export const report = (ctx: RuleContext, messageId: number, params: Record<string, unknown> | ReadonlyArray<readonly [string, unknown]>) =>
-  ctx.as('member').post(`/messages/${messageId}/report`, params);
 
 /** Strings of exactly `length` code points (the server counts characters, not UTF-16 units). */
 const textOfLength = (min: number, max: number) => fc.string({ unit: fc.constantFrom('a', 'Z', ' ', 'é', '字', '😀', '\n'), minLength: min, maxLength: max }).filter((text) => text.trim() !== '');
@@ -85,68 +34,47 @@ const noCredentials: Rule = {
   },
 };
 
-const invalidType: Rule = {
+const invalidType = reportingRule({
   id: 'report-message/invalid-report-type-bad-request',
   title: "a report_type other than spam, harassment, inappropriate, norms or other answers 400 BAD_REQUEST; none at all, 400 REQUEST_VARIABLE_MISSING",
-  endpoint: 'POST /messages/{message_id}/report',
   section: '4.14',
-  levels: { min: REPORT_LEVEL },
-  writes: true,
-  realmWide: true,
-  needs: NEEDS,
-  async run(ctx) {
-    const { message } = await reportingSetup(ctx);
-    const missing = expectError(await report(ctx, message.id, { description: 'x' }), { status: 400, code: 'REQUEST_VARIABLE_MISSING' });
-    check(missing.var_name === 'report_type', `var_name: expected "report_type", got ${JSON.stringify(missing.var_name)}`);
-    const type = fc.oneof(fc.constantFrom('Spam', 'SPAM', 'spam ', ' other', 'abuse', '', '"spam"', '["spam"]'), printableText(12)).filter((text) => !(REPORT_TYPES as readonly string[]).includes(text));
-    await ctx.property('report types', [type, fc.option(printableText(30), { nil: undefined })], async (reportType, description) => {
-      expectError(await report(ctx, message.id, { report_type: reportType, description }), { status: 400, code: 'BAD_REQUEST' });
-    });
-  },
-};
+}, async (ctx, { message }) => {
+  const missing = expectError(await report(ctx, message.id, { description: 'x' }), { status: 400, code: 'REQUEST_VARIABLE_MISSING' });
+  check(missing.var_name === 'report_type', `var_name: expected "report_type", got ${JSON.stringify(missing.var_name)}`);
+  const type = fc.oneof(fc.constantFrom('Spam', 'SPAM', 'spam ', ' other', 'abuse', '', '"spam"', '["spam"]'), printableText(12)).filter((text) => !(REPORT_TYPES as readonly string[]).includes(text));
+  await ctx.property('report types', [type, fc.option(printableText(30), { nil: undefined })], async (reportType, description) => {
+    expectError(await report(ctx, message.id, { report_type: reportType, description }), { status: 400, code: 'BAD_REQUEST' });
+  });
+});
 
-const otherNeedsDescription: Rule = {
+const otherNeedsDescription = reportingRule({
   id: 'report-message/other-requires-description',
   title: "report_type 'other' without a description, or with an empty one, answers 400 BAD_REQUEST; with a description it is accepted",
-  endpoint: 'POST /messages/{message_id}/report',
   section: '4.14',
-  levels: { min: REPORT_LEVEL },
-  writes: true,
-  realmWide: true,
-  needs: NEEDS,
-  async run(ctx) {
-    const { message } = await reportingSetup(ctx);
-    for (const params of [{ report_type: 'other' }, { report_type: 'other', description: '' }]) {
-      expectError(await report(ctx, message.id, params), { status: 400, code: 'BAD_REQUEST' });
-    }
-    await ctx.property('non-empty descriptions', [textOfLength(1, 40)], async (description) => {
-      expectSuccess(await report(ctx, message.id, { report_type: 'other', description }), { ignored: [] });
-    }, { maxRuns: 3 });
-  },
-};
+}, async (ctx, { message }) => {
+  for (const params of [{ report_type: 'other' }, { report_type: 'other', description: '' }]) {
+    expectError(await report(ctx, message.id, params), { status: 400, code: 'BAD_REQUEST' });
+  }
+  await ctx.property('non-empty descriptions', [textOfLength(1, 40)], async (description) => {
+    expectSuccess(await report(ctx, message.id, { report_type: 'other', description }), { ignored: [] });
+  }, { maxRuns: 3 });
+});
 
-const descriptionLimit: Rule = {
+const descriptionLimit = reportingRule({
   id: 'report-message/description-limit-1000',
   title: 'a description of up to 1000 characters is accepted and one of 1001 or more answers 400 BAD_REQUEST',
-  endpoint: 'POST /messages/{message_id}/report',
   section: '4.14; 8',
-  levels: { min: REPORT_LEVEL },
-  writes: true,
-  realmWide: true,
-  needs: NEEDS,
-  async run(ctx) {
-    const { message } = await reportingSetup(ctx);
-    const type = fc.constantFrom(...REPORT_TYPES);
-    // Exactly at the limit, counted in characters: astral ones are two UTF-16 units each.
-    expectSuccess(await report(ctx, message.id, { report_type: 'spam', description: '😀'.repeat(DESCRIPTION_LIMIT) }));
-    await ctx.property('over the limit', [type, textOfLength(DESCRIPTION_LIMIT + 1, DESCRIPTION_LIMIT + 60)], async (reportType, description) => {
-      expectError(await report(ctx, message.id, { report_type: reportType, description }), { status: 400, code: 'BAD_REQUEST' });
-    }, { maxRuns: 8 });
-    await ctx.property('within the limit', [type, textOfLength(DESCRIPTION_LIMIT - 20, DESCRIPTION_LIMIT)], async (reportType, description) => {
-      expectSuccess(await report(ctx, message.id, { report_type: reportType, description }));
-    }, { maxRuns: 3 });
-  },
-};
+}, async (ctx, { message }) => {
+  const type = fc.constantFrom(...REPORT_TYPES);
+  // Exactly at the limit, counted in characters: astral ones are two UTF-16 units each.
+  expectSuccess(await report(ctx, message.id, { report_type: 'spam', description: '😀'.repeat(DESCRIPTION_LIMIT) }));
+  await ctx.property('over the limit', [type, textOfLength(DESCRIPTION_LIMIT + 1, DESCRIPTION_LIMIT + 60)], async (reportType, description) => {
+    expectError(await report(ctx, message.id, { report_type: reportType, description }), { status: 400, code: 'BAD_REQUEST' });
+  }, { maxRuns: 8 });
+  await ctx.property('within the limit', [type, textOfLength(DESCRIPTION_LIMIT - 20, DESCRIPTION_LIMIT)], async (reportType, description) => {
+    expectSuccess(await report(ctx, message.id, { report_type: reportType, description }));
+  }, { maxRuns: 3 });
+});
 
 const notConfigured: Rule = {
   id: 'report-message/no-moderation-channel-bad-request',
@@ -186,24 +114,17 @@ const inaccessible: Rule = {
   },
 };
 
-const ignoredReported: Rule = {
+const ignoredReported = reportingRule({
   id: 'report-message/unknown-parameters-reported',
   title: 'a successful report lists unknown parameters, sorted, in ignored_parameters_unsupported',
-  endpoint: 'POST /messages/{message_id}/report',
   section: '1 convention 4; 4.14',
-  levels: { min: REPORT_LEVEL },
-  writes: true,
-  realmWide: true,
-  needs: NEEDS,
-  async run(ctx) {
-    const { message } = await reportingSetup(ctx);
-    const declared = ['message_id', 'report_type', 'description'];
-    await ctx.property('unknown names', [fc.uniqueArray(unknownParamName(declared), { minLength: 1, maxLength: 3 })], async (names) => {
-      const reply = await report(ctx, message.id, [['report_type', 'spam'], ...names.map((name) => [name, 'x'] as const)]);
-      expectSuccess(reply, { ignored: [...names].sort(byCodePoint) });
-    }, { maxRuns: 3 });
-  },
-};
+}, async (ctx, { message }) => {
+  const declared = ['message_id', 'report_type', 'description'];
+  await ctx.property('unknown names', [fc.uniqueArray(unknownParamName(declared), { minLength: 1, maxLength: 3 })], async (names) => {
+    const reply = await report(ctx, message.id, [['report_type', 'spam'], ...names.map((name) => [name, 'x'] as const)]);
+    expectSuccess(reply, { ignored: [...names].sort(byCodePoint) });
+  }, { maxRuns: 3 });
+});
 
 const eventsShape = v.object({ events: v.array(v.object({ type: v.string() })) });
 const messageEvent = v.object({ type: v.literal('message'), message: v.object({ type: v.string(), content: v.string(), stream_id: v.optional(v.int()), subject: v.optional(v.string()) }) });
@@ -229,35 +150,28 @@ async function pollFor(client: ApiClient, queueId: string, found: (event: Readon
   }
 }
 
-const notificationPosted: Rule = {
+const notificationPosted = reportingRule({
   id: 'report-message/notification-posted-to-moderation-channel',
   title: 'a report posts a message to the moderation request channel, in a topic naming the reported user, quoting the message and the description',
-  endpoint: 'POST /messages/{message_id}/report',
   section: '4.14',
-  levels: { min: REPORT_LEVEL },
-  writes: true,
-  realmWide: true,
-  needs: NEEDS,
-  async run(ctx) {
-    const { moderation, message } = await reportingSetup(ctx);
-    const admin = ctx.as('admin');
-    const queue = await admin.post('/register', { event_types: ['message'], apply_markdown: false });
-    const queueId = expectShape(expectSuccess(queue), v.object({ queue_id: v.string() }), 'body', queue).queue_id;
-    ctx.cleanup('delete the event queue', async (c) => {
-      await c.as('admin').delete('/events', { queue_id: queueId });
-    });
-    const reported = ctx.identity('second-member').fullName;
-    await ctx.property('report types', [fc.constantFrom(...REPORT_TYPES)], async (reportType) => {
-      const description = ctx.name('why');
-      expectSuccess(await report(ctx, message.id, { report_type: reportType, description }), { ignored: [] });
-      const event = await pollFor(admin, queueId, (candidate) => candidate.type === 'message' && (candidate.message as { content?: unknown } | undefined)?.content?.toString().includes(description) === true);
-      if (!event) fail(`no message carrying the description ${JSON.stringify(description)} reached the moderation request channel`);
-      const posted = expectShape(event, messageEvent, 'event').message;
-      check(posted.type === 'stream' && posted.stream_id === moderation.id, `the notification went to ${posted.type} ${String(posted.stream_id)}, not to the moderation request channel ${moderation.id}`);
-      check(posted.content.includes(message.content), 'the notification does not quote the reported message');
-      check(posted.subject?.includes(reported) === true, `the notification topic ${JSON.stringify(posted.subject)} does not name the reported user ${JSON.stringify(reported)}`);
-    }, { maxRuns: 5 });
-  },
-};
+}, async (ctx, { moderation, message }) => {
+  const admin = ctx.as('admin');
+  const queue = await admin.post('/register', { event_types: ['message'], apply_markdown: false });
+  const queueId = expectShape(expectSuccess(queue), v.object({ queue_id: v.string() }), 'body', queue).queue_id;
+  ctx.cleanup('delete the event queue', async (c) => {
+    await c.as('admin').delete('/events', { queue_id: queueId });
+  });
+  const reported = ctx.identity('second-member').fullName;
+  await ctx.property('report types', [fc.constantFrom(...REPORT_TYPES)], async (reportType) => {
+    const description = ctx.name('why');
+    expectSuccess(await report(ctx, message.id, { report_type: reportType, description }), { ignored: [] });
+    const event = await pollFor(admin, queueId, (candidate) => candidate.type === 'message' && (candidate.message as { content?: unknown } | undefined)?.content?.toString().includes(description) === true);
+    if (!event) fail(`no message carrying the description ${JSON.stringify(description)} reached the moderation request channel`);
+    const posted = expectShape(event, messageEvent, 'event').message;
+    check(posted.type === 'stream' && posted.stream_id === moderation.id, `the notification went to ${posted.type} ${String(posted.stream_id)}, not to the moderation request channel ${moderation.id}`);
+    check(posted.content.includes(message.content), 'the notification does not quote the reported message');
+    check(posted.subject?.includes(reported) === true, `the notification topic ${JSON.stringify(posted.subject)} does not name the reported user ${JSON.stringify(reported)}`);
+  }, { maxRuns: 5 });
+});
 
 export const rules: readonly Rule[] = [noCredentials, invalidType, otherNeedsDescription, descriptionLimit, notConfigured, inaccessible, ignoredReported, notificationPosted];

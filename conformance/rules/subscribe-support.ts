@@ -4,10 +4,11 @@
  */
 import fc from 'fast-check';
 import type { ApiClient, JsonObject, Reply } from '../client/api-client.js';
-import { expectEqual, expectShape, expectSuccess } from '../expect/assert.js';
+import { check, expectEqual, expectError, expectShape, expectSuccess } from '../expect/assert.js';
 import { v } from '../expect/shape.js';
-import { type DirectoryUser, KEYED_BY_ID_LEVEL, namesUnder, responseKey, sorted, userDirectory } from './channel-fixtures.js';
-import type { RuleContext } from './types.js';
+import { channelExists, type DirectoryUser, KEYED_BY_ID_LEVEL, namesUnder, responseKey, sorted, userDirectory } from './channel-fixtures.js';
+import { fixtureRule, type RuleHeader } from './rule-factory.js';
+import type { Rule, RuleContext } from './types.js';
 
 /** Every parameter some server version declares on subscribe (never "unknown" in generated names). */
 export const SUBSCRIBE_PARAMS = [
@@ -75,6 +76,20 @@ export function expectSubscribeOutcome(ctx: RuleContext, reply: Reply, directory
     }
   }
   return body;
+}
+
+/** A `POST /users/me/subscriptions` rule in which the administrator creates (or fails to create) channels; the body gets its client. */
+export function channelCreationRule(header: RuleHeader, body: (ctx: RuleContext, admin: ApiClient) => Promise<void>): Rule {
+  return fixtureRule(header, { endpoint: 'POST /users/me/subscriptions', writes: true, needs: ['admin'] }, async (ctx) => ctx.as('admin'), body);
+}
+
+/**
+ * Subscribing to (creating) `subscriptions` is refused with 400 BAD_REQUEST, atomically: the
+ * channel named `probe` (one of them, otherwise valid) does not exist afterwards.
+ */
+export async function expectCreationRefused(admin: ApiClient, subscriptions: ReadonlyArray<{ name: string; description?: string }>, probe: string, why: string): Promise<void> {
+  expectError(await admin.post('/users/me/subscriptions', { subscriptions }), { status: 400, code: 'BAD_REQUEST' });
+  check(!(await channelExists(admin, probe)), `${probe} was created by a request refused for ${why}`);
 }
 
 /** Characters of several scripts and planes (each one code point), for names of a given length. */

@@ -7,8 +7,8 @@
 import fc from 'fast-check';
 import { check, expectEqual, expectError, expectShape, expectSuccess, fail } from '../expect/assert.js';
 import { caseVariant, notJsonBoolean, printableText } from './arbitraries.js';
-import { type Channel, channelExists, createChannels, KEYED_BY_ID_LEVEL, ownSubscriptions, realmLimits, userDirectory } from './channel-fixtures.js';
-import { codePoints, expectSubscribeOutcome, forbiddenNameChar, memberSubscriber, SUBSCRIBE_PARAMS, textOfLength } from './subscribe-support.js';
+import { type Channel, channelExists, createChannels, KEYED_BY_ID_LEVEL, ownSubscriptions, userDirectory } from './channel-fixtures.js';
+import { channelCreationRule, expectCreationRefused, expectSubscribeOutcome, forbiddenNameChar, memberSubscriber, SUBSCRIBE_PARAMS } from './subscribe-support.js';
 import { SUBSCRIPTION_LEVELS, subscriptionShape } from './subscription-shape.js';
 import type { Rule } from './types.js';
 import { checkUnknownParamsReported } from './unknown-parameters.js';
@@ -151,26 +151,20 @@ const caseInsensitive: Rule = {
   },
 };
 
-const invalidNames: Rule = {
+const invalidNames = channelCreationRule({
   id: 'subscribe/channel-name-invalid-characters-refused',
   title: 'channel names that are blank or contain control characters or Unicode non-characters are refused with 400 BAD_REQUEST, atomically',
-  endpoint: 'POST /users/me/subscriptions',
   section: '2.1; 8',
-  writes: true,
-  needs: ['admin'],
-  async run(ctx) {
-    const admin = ctx.as('admin');
-    const bad = fc.oneof(
-      fc.tuple(printableText(6), forbiddenNameChar(), printableText(6)).map(([a, c, b]) => `x${a}${c}${b}x`),
-      fc.constantFrom('', ' ', '   ', '\u00a0', ' \u3000 '),
-    );
-    await ctx.property('a valid new name, then an invalid one', [bad], async (name) => {
-      const valid = ctx.name('chars-ok');
-      expectError(await admin.post('/users/me/subscriptions', { subscriptions: [{ name: valid }, { name }] }), { status: 400, code: 'BAD_REQUEST' });
-      check(!(await channelExists(admin, valid)), `${valid} was created by a refused request`);
-    });
-  },
-};
+}, async (ctx, admin) => {
+  const bad = fc.oneof(
+    fc.tuple(printableText(6), forbiddenNameChar(), printableText(6)).map(([a, c, b]) => `x${a}${c}${b}x`),
+    fc.constantFrom('', ' ', '   ', '\u00a0', ' \u3000 '),
+  );
+  await ctx.property('a valid new name, then an invalid one', [bad], async (name) => {
+    const valid = ctx.name('chars-ok');
+    await expectCreationRefused(admin, [{ name: valid }, { name }], valid, 'an invalid name');
+  });
+});
 
 const malformed: Rule = {
   id: 'subscribe/malformed-parameters-refused',

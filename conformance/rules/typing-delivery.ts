@@ -8,10 +8,10 @@ import fc from 'fast-check';
 import type { ApiClient, JsonObject, Reply } from '../client/api-client.js';
 import { check, expectEqual, expectShape, expectSuccess } from '../expect/assert.js';
 import { v } from '../expect/shape.js';
-import { type EventQueue, openQueue, realmLimits, sorted } from './channel-fixtures.js';
+import { openQueue, realmLimits, sorted } from './channel-fixtures.js';
 import { drainQueues, eventsBeforeSentinel } from './event-waits.js';
 import type { Rule, RuleContext } from './types.js';
-import { channelTypes, channelTyping, directType, sharedChannel, topicText, TYPING } from './typing-support.js';
+import { channelTypes, channelTyping, directType, openTypingQueue, sharedChannel, topicText, TYPING } from './typing-support.js';
 
 /** Typing events in `events` (other event types are ignored). */
 const typingEvents = (events: readonly JsonObject[]): JsonObject[] => events.filter((event) => event.type === 'typing');
@@ -48,13 +48,6 @@ const directEventShape = (level: number) =>
     },
     { exact: true },
   );
-
-/** A typing queue of `client`'s user; it takes `drafts` events too, for `drainQueues`. */
-async function openTypingQueue(ctx: RuleContext, client: ApiClient, capable: boolean): Promise<EventQueue> {
-  const queue = await openQueue(client, ['typing', 'drafts'], capable ? { stream_typing_notifications: true } : {});
-  ctx.cleanup('delete typing queue', async () => queue.close());
-  return queue;
-}
 
 const channelDelivery: Rule = {
   id: 'typing/channel-event-delivered-to-capable-clients',

@@ -6,11 +6,11 @@
  */
 import type { JsonObject } from '../client/api-client.js';
 import { expectEqual, expectError, expectSuccess } from '../expect/assert.js';
-import { openQueue, realmLimits, sorted } from './channel-fixtures.js';
+import { realmLimits, sorted } from './channel-fixtures.js';
 import { drainQueues, eventsBeforeSentinel } from './event-waits.js';
 import { runChannel } from './message-fixtures.js';
 import type { Rule, RuleContext } from './types.js';
-import { channelTyping, TYPING } from './typing-support.js';
+import { channelTyping, openTypingQueue, TYPING } from './typing-support.js';
 
 const OPS = ['start', 'stop'] as const;
 
@@ -49,8 +49,7 @@ const everyTypeAndOp: Rule = {
     const receiverId = ctx.identity('second-member').userId;
     const receiver = ctx.as('second-member');
     const topic = topicOfLength((await realmLimits(receiver)).maxTopicLength);
-    const queue = await openQueue(receiver, ['typing', 'drafts'], { stream_typing_notifications: true });
-    ctx.cleanup('delete typing queue', async () => queue.close());
+    const queue = await openTypingQueue(ctx, receiver, true);
     const directType = ctx.featureLevel >= TYPING.STREAM_ID ? 'direct' : 'private';
     // The sentinel: the receiver's own direct notification, which its queue gets too.
     const untilSentinel = () =>

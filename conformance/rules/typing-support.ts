@@ -1,10 +1,11 @@
 /**
  * What the typing rules share (section 4.2): the feature levels of OpenAPI set-typing-status, the
- * parameters of a channel notification by level, topics that are kept as sent, and a channel
- * the member and the second member are subscribed to.
+ * parameters of a channel notification by level, topics that are kept as sent, a channel the
+ * member and the second member are subscribed to, and the receiver's typing queue.
  */
 import { printableText } from './arbitraries.js';
-import { type Channel, createChannels } from './channel-fixtures.js';
+import type { ApiClient } from '../client/api-client.js';
+import { type Channel, createChannels, type EventQueue, openQueue } from './channel-fixtures.js';
 import type { RuleContext } from './types.js';
 
 /** Feature levels of section 4.2 / OpenAPI set-typing-status. */
@@ -30,3 +31,9 @@ export async function sharedChannel(ctx: RuleContext): Promise<Channel> {
   return channel!;
 }
 
+/** A typing queue of `client`'s user (declaring `stream_typing_notifications` when `capable`), deleted after the rule; it takes `drafts` events too, for `drainQueues`. */
+export async function openTypingQueue(ctx: RuleContext, client: ApiClient, capable: boolean): Promise<EventQueue> {
+  const queue = await openQueue(client, ['typing', 'drafts'], capable ? { stream_typing_notifications: true } : {});
+  ctx.cleanup('delete typing queue', async () => queue.close());
+  return queue;
+}

@@ -10,8 +10,8 @@ import { deviationById } from '../deviations.js';
 import { printableText } from './arbitraries.js';
 import { ownSettings } from './state-fetch.js';
 import type { Rule } from './types.js';
-import { changeableSettingsAt, type SettingSpec, type SettingValue, settingsAt, valuesAt, wireOf } from './user-settings-catalog.js';
-import { ENDPOINT, PATH, readDefaults, restoreLater, soundsOf } from './user-settings-defaults.js';
+import { changeableSettingsAt, type SettingSpec, type SettingValue, valuesAt, wireOf } from './user-settings-catalog.js';
+import { defaultsRule, ENDPOINT, PATH, readDefaults, restoreLater, soundsOf, wirePairs } from './user-settings-defaults-support.js';
 
 /** A valid value different from `current` (deterministic: these rules create users, so they run once). */
 function otherValue(spec: SettingSpec, level: number, current: unknown, sounds: readonly string[]): SettingValue | undefined {
@@ -51,7 +51,7 @@ const onlyNewUsers: Rule = {
       if (value !== undefined) changes.push([spec.name, value]);
     }
     restoreLater(ctx, original, new Set(changes.map(([name]) => name)));
-    expectSuccess(await admin.patch(PATH, changes.map(([name, value]) => [name, wireOf(value)] as const)), { ignored: [] });
+    expectSuccess(await admin.patch(PATH, wirePairs(changes)), { ignored: [] });
     const after = await ownSettings(existing.client);
     for (const [name] of changes) expectEqual(after[name], before[name], `the existing user's ${name} after the change`);
     // Created after the change: it must start with every new default.
@@ -61,45 +61,37 @@ const onlyNewUsers: Rule = {
   },
 };
 
-const emojisetNames: Rule = {
+const emojisetNames = defaultsRule({
   id: 'user-settings-defaults/emojiset-values',
   title: "emojiset takes 'text' and the two bundled sets (described as emojiset_a and emojiset_b) and refuses other names",
-  endpoint: ENDPOINT,
   section: '4.3',
-  levels: { min: 96 },
-  writes: true,
-  realmWide: true,
-  needs: ['admin'],
   deviation: 'emojiset-names',
-  async run(ctx) {
-    const admin = ctx.as('admin');
-    const original = await readDefaults(admin);
-    restoreLater(ctx, original, new Set(['emojiset']));
-    for (const { documented, real } of deviationById('emojiset-names').spellings ?? []) {
-      const reply = await admin.patch(PATH, { emojiset: documented });
-      if (reply.status === 200) {
-        expectSuccess(reply, { ignored: [] });
-      } else {
-        expectError(reply, { status: 400, code: 'BAD_REQUEST' });
-        ctx.deviation('emojiset-names', `emojiset '${documented}' refused; the real name is '${real}'`);
-        expectSuccess(await admin.patch(PATH, { emojiset: real }), { ignored: [] });
-      }
-      const stored = (await readDefaults(admin)).emojiset;
-      if (stored === real) {
-        if (reply.status === 200) ctx.deviation('emojiset-names', `emojiset '${documented}' is reported as '${real}'`);
-      } else if (stored !== documented) {
-        fail(`realm_user_settings_defaults.emojiset after setting '${documented}': expected '${documented}' (or '${real}'), got ${JSON.stringify(stored)}`);
-      }
+}, async (ctx, { admin, touched }) => {
+  touched.add('emojiset');
+  for (const { documented, real } of deviationById('emojiset-names').spellings ?? []) {
+    const reply = await admin.patch(PATH, { emojiset: documented });
+    if (reply.status === 200) {
+      expectSuccess(reply, { ignored: [] });
+    } else {
+      expectError(reply, { status: 400, code: 'BAD_REQUEST' });
+      ctx.deviation('emojiset-names', `emojiset '${documented}' refused; the real name is '${real}'`);
+      expectSuccess(await admin.patch(PATH, { emojiset: real }), { ignored: [] });
     }
-    expectSuccess(await admin.patch(PATH, { emojiset: 'text' }), { ignored: [] });
-    expectEqual((await readDefaults(admin)).emojiset, 'text', 'emojiset');
-    const known = new Set(['text', 'emojiset_a', 'emojiset_b', 'google', 'twitter', 'google-blob']);
-    await ctx.property('names that are no emoji set', [fc.oneof(printableText(12), fc.constantFrom('Text', 'GOOGLE', 'apple', 'emojiset_c', ''))], async (name) => {
-      fc.pre(!known.has(name));
-      expectError(await admin.patch(PATH, { emojiset: wireOf(name) }), { status: 400, code: 'BAD_REQUEST' });
-    }, { maxRuns: 10 });
-    expectEqual((await readDefaults(admin)).emojiset, 'text', 'emojiset after refused names');
-  },
-};
+    const stored = (await readDefaults(admin)).emojiset;
+    if (stored === real) {
+      if (reply.status === 200) ctx.deviation('emojiset-names', `emojiset '${documented}' is reported as '${real}'`);
+    } else if (stored !== documented) {
+      fail(`realm_user_settings_defaults.emojiset after setting '${documented}': expected '${documented}' (or '${real}'), got ${JSON.stringify(stored)}`);
+    }
+  }
+  expectSuccess(await admin.patch(PATH, { emojiset: 'text' }), { ignored: [] });
+  expectEqual((await readDefaults(admin)).emojiset, 'text', 'emojiset');
+  const known = new Set(['text', 'emojiset_a', 'emojiset_b', 'google', 'twitter', 'google-blob']);
+  await ctx.property('names that are no emoji set', [fc.oneof(printableText(12), fc.constantFrom('Text', 'GOOGLE', 'apple', 'emojiset_c', ''))], async (name) => {
+    fc.pre(!known.has(name));
+    expectError(await admin.patch(PATH, { emojiset: wireOf(name) }), { status: 400, code: 'BAD_REQUEST' });
+  }, { maxRuns: 10 });
+  expectEqual((await readDefaults(admin)).emojiset, 'text', 'emojiset after refused names');
+});
 
 export const rules: readonly Rule[] = [onlyNewUsers, emojisetNames];

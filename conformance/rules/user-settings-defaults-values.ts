@@ -11,8 +11,8 @@ import { check, expectEqual, expectError, expectSuccess, fail } from '../expect/
 import { byCodePoint } from './arbitraries.js';
 import { expectPlainSuccess } from './plain-success.js';
 import type { Rule } from './types.js';
-import { type SettingValue, settingsAt, valuesAt, wireOf } from './user-settings-catalog.js';
-import { ENDPOINT, PATH, readDefaults, restoreLater, soundsOf } from './user-settings-defaults.js';
+import { type SettingValue, settingsAt, valuesAt } from './user-settings-catalog.js';
+import { defaultsRule, expectDefaultsApplied, expectDefaultsUnchanged, PATH, readDefaults, soundsOf, wirePairs } from './user-settings-defaults-support.js';
 
 /** The level at which `default_view` and `escape_navigates_to_default_view` were renamed. */
 export const HOME_VIEW_RENAME_LEVEL = 219;
@@ -66,27 +66,18 @@ function batches(lists: readonly ValueList[]): Array<Array<[string, SettingValue
   return Array.from({ length: rounds }, (_, k) => lists.map((list): [string, SettingValue] => [list.name, list.values[Math.min(k, list.values.length - 1)]!]));
 }
 
-const everyValue: Rule = {
+const everyValue = defaultsRule({
   id: 'user-settings-defaults/every-enum-value-applied',
   title: 'every allowed value of every enumerated default (and the batching period at 1 s and one week) is accepted and read back, on every run',
-  endpoint: ENDPOINT,
   section: '4.3; 2.7; 8',
-  levels: { min: 96 },
-  writes: true,
-  realmWide: true,
-  needs: ['admin'],
-  async run(ctx) {
-    const admin = ctx.as('admin');
-    const original = await readDefaults(admin);
-    const lists = valueLists(ctx.featureLevel, soundsOf(original));
-    restoreLater(ctx, original, new Set(lists.map((list) => list.name)));
-    for (const changes of batches(lists)) {
-      expectSuccess(await admin.patch(PATH, changes.map(([name, value]) => [name, wireOf(value)] as const)), { ignored: [] });
-      const after = await readDefaults(admin);
-      for (const [name, value] of changes) expectEqual(after[name], value, `realm_user_settings_defaults.${name} after setting ${JSON.stringify(value)}`);
-    }
-  },
-};
+}, async (ctx, { admin, original, touched }) => {
+  const lists = valueLists(ctx.featureLevel, soundsOf(original));
+  for (const list of lists) touched.add(list.name);
+  for (const changes of batches(lists)) {
+    expectSuccess(await admin.patch(PATH, wirePairs(changes)), { ignored: [] });
+    await expectDefaultsApplied(admin, changes);
+  }
+});
 
 /** One wire value just outside each list at `level`, with the setting it is sent to. */
 function outsideValues(level: number): Array<{ name: string; wire: string; why: string }> {
@@ -116,30 +107,21 @@ function expectInvalid(reply: Awaited<ReturnType<ApiClient['patch']>>, name: str
   check(msg === `Invalid ${name}` || msg.startsWith(`Invalid ${name}:`), `${what}: msg should be "Invalid ${name}" (optionally ": why"), got ${JSON.stringify(msg)}`, reply);
 }
 
-const outsideRefused: Rule = {
+const outsideRefused = defaultsRule({
   id: 'user-settings-defaults/value-outside-list-refused',
   title: "one value just outside each enumerated default's list (and the batching period at 0 s and one week + 1 s) is refused with the real error, and nothing changes",
-  endpoint: ENDPOINT,
   section: '4.3; 7; 8',
-  levels: { min: 96 },
-  writes: true,
-  realmWide: true,
-  needs: ['admin'],
-  async run(ctx) {
-    const admin = ctx.as('admin');
-    const original = await readDefaults(admin);
-    const cases = outsideValues(ctx.featureLevel);
-    restoreLater(ctx, original, new Set([...cases.map((c) => c.name), BATCHING.name]));
-    for (const { name, wire, why } of cases) expectInvalid(await admin.patch(PATH, [[name, wire]]), name, `${name}=${wire} (${why})`);
-    for (const seconds of [BATCHING.min - 1, BATCHING.max + 1]) {
-      const reply = await admin.patch(PATH, [[BATCHING.name, String(seconds)]]);
-      expectError(reply, { status: 400, code: 'BAD_REQUEST' });
-      check(reply.body?.msg === `Invalid email batching period: ${seconds} seconds`, `${BATCHING.name}=${seconds}: msg should be the real server's "Invalid email batching period: ${seconds} seconds", got ${JSON.stringify(reply.body?.msg)}`, reply);
-    }
-    const after = await readDefaults(admin);
-    for (const name of new Set([...cases.map((c) => c.name), BATCHING.name])) expectEqual(after[name], original[name], `realm_user_settings_defaults.${name} after the refused values`);
-  },
-};
+}, async (ctx, { admin, original, touched }) => {
+  const cases = outsideValues(ctx.featureLevel);
+  for (const name of [...cases.map((c) => c.name), BATCHING.name]) touched.add(name);
+  for (const { name, wire, why } of cases) expectInvalid(await admin.patch(PATH, [[name, wire]]), name, `${name}=${wire} (${why})`);
+  for (const seconds of [BATCHING.min - 1, BATCHING.max + 1]) {
+    const reply = await admin.patch(PATH, [[BATCHING.name, String(seconds)]]);
+    expectError(reply, { status: 400, code: 'BAD_REQUEST' });
+    check(reply.body?.msg === `Invalid email batching period: ${seconds} seconds`, `${BATCHING.name}=${seconds}: msg should be the real server's "Invalid email batching period: ${seconds} seconds", got ${JSON.stringify(reply.body?.msg)}`, reply);
+  }
+  await expectDefaultsUnchanged(admin, original, touched, 'the refused values');
+});
 
 /** Sets both home-view settings under `names`, expecting them applied (`applied`) or reported as ignored. */
 async function homeViewRound(admin: ApiClient, original: JsonObject, names: { view: string; escape: string }, applied: boolean, level: number): Promise<void> {
@@ -157,25 +139,17 @@ async function homeViewRound(admin: ApiClient, original: JsonObject, names: { vi
   for (const name of [names.view, names.escape]) if (after[name] !== undefined) fail(`realm_user_settings_defaults.${name} exists at level ${level}`);
 }
 
-const homeViewRenamed: Rule = {
+const homeViewRenamed = defaultsRule({
   id: 'user-settings-defaults/home-view-names-at-level',
   title: 'default_view and escape_navigates_to_default_view are the settings before level 219 and web_home_view / web_escape_navigates_to_home_view from it; the other pair is reported as ignored',
-  endpoint: ENDPOINT,
   section: '4.3; 9.2',
-  levels: { min: 96 },
-  writes: true,
-  realmWide: true,
-  needs: ['admin'],
-  async run(ctx) {
-    const admin = ctx.as('admin');
-    const original = await readDefaults(admin);
-    const current = homeViewSettings(ctx.featureLevel);
-    const other = homeViewSettings(ctx.featureLevel >= HOME_VIEW_RENAME_LEVEL ? HOME_VIEW_RENAME_LEVEL - 1 : HOME_VIEW_RENAME_LEVEL);
-    check(typeof original[current.view.name] === 'string', `realm_user_settings_defaults.${current.view.name} must be a string at level ${ctx.featureLevel}`);
-    restoreLater(ctx, original, new Set([current.view.name, current.escape]));
-    await homeViewRound(admin, original, { view: current.view.name, escape: current.escape }, true, ctx.featureLevel);
-    await homeViewRound(admin, original, { view: other.view.name, escape: other.escape }, false, ctx.featureLevel);
-  },
-};
+}, async (ctx, { admin, original, touched }) => {
+  const current = homeViewSettings(ctx.featureLevel);
+  const other = homeViewSettings(ctx.featureLevel >= HOME_VIEW_RENAME_LEVEL ? HOME_VIEW_RENAME_LEVEL - 1 : HOME_VIEW_RENAME_LEVEL);
+  check(typeof original[current.view.name] === 'string', `realm_user_settings_defaults.${current.view.name} must be a string at level ${ctx.featureLevel}`);
+  touched.add(current.view.name).add(current.escape);
+  await homeViewRound(admin, original, { view: current.view.name, escape: current.escape }, true, ctx.featureLevel);
+  await homeViewRound(admin, original, { view: other.view.name, escape: other.escape }, false, ctx.featureLevel);
+});
 
 export const rules: readonly Rule[] = [everyValue, outsideRefused, homeViewRenamed];

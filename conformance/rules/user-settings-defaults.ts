@@ -6,44 +6,17 @@
  * run creates.
  */
 import fc from 'fast-check';
-import type { ApiClient, JsonObject } from '../client/api-client.js';
-import type { CleanupContext } from '../cleanup.js';
-import { check, expectEqual, expectError, expectSuccess, fail } from '../expect/assert.js';
+import { check, expectEqual, expectError, expectSuccess } from '../expect/assert.js';
 import { expectDocumentedError } from '../expect/deviation.js';
 import { byCodePoint } from './arbitraries.js';
 import { credentialsRequired } from './credentials-required.js';
 import { expectPlainSuccess } from './plain-success.js';
-import { objectField, registerState } from './state-fetch.js';
 import type { Rule, RuleContext } from './types.js';
 import { ignoredNames, unknownParams } from './unknown-parameters.js';
 import { changeableSettingsAt, DENSE_MODE_REMOVED_AT, documentedLaterThan, invalidWire, SETTINGS, type SettingSpec, type SettingValue, settingsAt, validValue, wireOf } from './user-settings-catalog.js';
+import { defaultsRule, ENDPOINT, expectDefaultsApplied, expectDefaultsUnchanged, PATH, readDefaults, soundsOf, wirePairs } from './user-settings-defaults-support.js';
 
-export const ENDPOINT = 'PATCH /realm/user_settings_defaults';
-export const PATH = '/realm/user_settings_defaults';
 const LEVELS = { min: 96 } as const;
-
-/** The defaults object of `POST /register` (present from level 95). */
-export async function readDefaults(client: ApiClient): Promise<JsonObject> {
-  const { body, reply } = await registerState(client, ['realm_user_settings_defaults']);
-  const defaults = objectField(body, 'realm_user_settings_defaults');
-  if (!defaults) fail('POST /register returned no realm_user_settings_defaults object', reply);
-  return defaults;
-}
-
-/** Registers (once) a cleanup that puts back the original value of every setting in `touched`. */
-export function restoreLater(ctx: RuleContext, original: JsonObject, touched: Set<string>): void {
-  ctx.cleanup('restore the realm user-settings defaults', async (c: CleanupContext) => {
-    const pairs = [...touched].filter((name) => original[name] !== undefined).map((name) => [name, wireOf(original[name] as SettingValue)] as const);
-    if (pairs.length === 0) return;
-    const reply = await c.as('admin').patch(PATH, pairs);
-    if (reply.status !== 200) throw new Error(`restoring defaults answered HTTP ${reply.status} ${reply.text.slice(0, 200)}; left changed: ${pairs.map(([name]) => name).join(', ')}`);
-    // Read back: name every default that is still not what it was.
-    const now = await readDefaults(c.as('admin'));
-    const wrong = pairs.filter(([name]) => JSON.stringify(now[name]) !== JSON.stringify(original[name])).map(([name]) => `${name} (now ${JSON.stringify(now[name])}, was ${JSON.stringify(original[name])})`);
-    if (wrong.length > 0) throw new Error(`realm user-settings defaults left changed after the restore: ${wrong.join(', ')}`);
-  });
-}
-
 
 /** One or more distinct settings with valid values at the level. */
 function validChanges(ctx: RuleContext, sounds: readonly string[], maxLength = 6): fc.Arbitrary<Array<[string, SettingValue]>> {
@@ -53,9 +26,6 @@ function validChanges(ctx: RuleContext, sounds: readonly string[], maxLength = 6
     .chain((chosen) => fc.tuple(...chosen.map((spec) => validValue(spec, ctx.featureLevel, sounds).map((value): [string, SettingValue] => [spec.name, value]))));
 }
 
-export const soundsOf = (defaults: JsonObject): string[] =>
-  Array.isArray(defaults.available_notification_sounds) ? defaults.available_notification_sounds.filter((x): x is string => typeof x === 'string') : [];
-
 const noCredentials = credentialsRequired({
   id: 'user-settings-defaults/requires-credentials',
   endpoint: ENDPOINT,
@@ -64,60 +34,36 @@ const noCredentials = credentialsRequired({
   requests: [['PATCH', PATH, { enter_sends: true }], ['PATCH', PATH]],
 });
 
-const validValues: Rule = {
+const validValues = defaultsRule({
   id: 'user-settings-defaults/valid-values-applied',
   title: 'any set of settings with allowed values is accepted and shows in realm_user_settings_defaults',
-  endpoint: ENDPOINT,
   section: '4.3; 2.7',
-  levels: LEVELS,
-  writes: true,
-  realmWide: true,
-  needs: ['admin'],
-  async run(ctx) {
-    const admin = ctx.as('admin');
-    const original = await readDefaults(admin);
-    const touched = new Set<string>();
-    restoreLater(ctx, original, touched);
-    await ctx.property('settings and allowed values', [validChanges(ctx, soundsOf(original))], async (changes) => {
-      for (const [name] of changes) touched.add(name);
-      const reply = await admin.patch(PATH, changes.map(([name, value]) => [name, wireOf(value)] as const));
-      expectPlainSuccess(reply);
-      const after = await readDefaults(admin);
-      for (const [name, value] of changes) expectEqual(after[name], value, `realm_user_settings_defaults.${name}`);
-    });
-  },
-};
+}, async (ctx, { admin, original, touched }) => {
+  await ctx.property('settings and allowed values', [validChanges(ctx, soundsOf(original))], async (changes) => {
+    for (const [name] of changes) touched.add(name);
+    expectPlainSuccess(await admin.patch(PATH, wirePairs(changes)));
+    await expectDefaultsApplied(admin, changes);
+  });
+});
 
-const invalidValues: Rule = {
+const invalidValues = defaultsRule({
   id: 'user-settings-defaults/invalid-values-refused',
   title: 'a value of the wrong type or outside the allowed set answers 400 BAD_REQUEST and changes no setting of the request',
-  endpoint: ENDPOINT,
   section: '4.3; 7',
-  levels: LEVELS,
-  writes: true,
-  realmWide: true,
-  needs: ['admin'],
-  async run(ctx) {
-    const admin = ctx.as('admin');
-    const original = await readDefaults(admin);
-    const touched = new Set<string>();
-    restoreLater(ctx, original, touched);
-    const level = ctx.featureLevel;
-    const refusing = settingsAt(level).filter((spec) => invalidWire(spec, level) !== undefined);
-    const bools = settingsAt(level).filter((spec) => spec.kind === 'bool' && typeof original[spec.name] === 'boolean');
-    const bad = fc.constantFrom(...refusing).chain((spec) => (invalidWire(spec, level) as fc.Arbitrary<string>).map((wire): [SettingSpec, string] => [spec, wire]));
-    await ctx.property('an invalid value next to a valid change', [bad, fc.constantFrom(...bools), fc.boolean()], async ([spec, wire], companion, companionFirst) => {
-      fc.pre(companion.name !== spec.name);
-      touched.add(companion.name);
-      const valid: [string, string] = [companion.name, JSON.stringify(!original[companion.name])];
-      const invalid: [string, string] = [spec.name, wire];
-      expectError(await admin.patch(PATH, companionFirst ? [valid, invalid] : [invalid, valid]), { status: 400, code: 'BAD_REQUEST' });
-      const after = await readDefaults(admin);
-      expectEqual(after[companion.name], original[companion.name], `${companion.name} after a refused request`);
-      expectEqual(after[spec.name], original[spec.name], `${spec.name} after a refused request`);
-    });
-  },
-};
+}, async (ctx, { admin, original, touched }) => {
+  const level = ctx.featureLevel;
+  const refusing = settingsAt(level).filter((spec) => invalidWire(spec, level) !== undefined);
+  const bools = settingsAt(level).filter((spec) => spec.kind === 'bool' && typeof original[spec.name] === 'boolean');
+  const bad = fc.constantFrom(...refusing).chain((spec) => (invalidWire(spec, level) as fc.Arbitrary<string>).map((wire): [SettingSpec, string] => [spec, wire]));
+  await ctx.property('an invalid value next to a valid change', [bad, fc.constantFrom(...bools), fc.boolean()], async ([spec, wire], companion, companionFirst) => {
+    fc.pre(companion.name !== spec.name);
+    touched.add(companion.name);
+    const valid: [string, string] = [companion.name, JSON.stringify(!original[companion.name])];
+    const invalid: [string, string] = [spec.name, wire];
+    expectError(await admin.patch(PATH, companionFirst ? [valid, invalid] : [invalid, valid]), { status: 400, code: 'BAD_REQUEST' });
+    await expectDefaultsUnchanged(admin, original, [companion.name, spec.name], 'a refused request');
+  });
+});
 
 const nonAdmin: Rule = {
   id: 'user-settings-defaults/non-admin-refused',
@@ -136,7 +82,7 @@ const nonAdmin: Rule = {
       const client = ctx.anonymous.withCredentials(who.email, who.apiKey);
       const params = kind === 'nothing' ? [] : [[spec.name, kind === 'flip' ? JSON.stringify(!original[spec.name]) : 'not-json'] as const];
       expectDocumentedError(ctx, await client.patch(PATH, params), 'admin-only-code');
-      if (kind === 'flip') expectEqual((await readDefaults(client))[spec.name], original[spec.name], `${spec.name} after a refused request`);
+      if (kind === 'flip') await expectDefaultsUnchanged(client, original, [spec.name], 'a refused request');
     }, { maxRuns: 12 });
   },
 };
@@ -149,79 +95,50 @@ const RESERVED = [
   'web_left_sidebar_unreads_count_summary', 'web_inbox_show_channel_folders', 'allow_private_data_export', 'demote_streams',
 ];
 
-const unknownIgnored: Rule = {
+const unknownIgnored = defaultsRule({
   id: 'user-settings-defaults/unknown-names-ignored',
   title: 'parameter names that are not settings are reported, sorted, in ignored_parameters_unsupported; the valid ones still apply',
-  endpoint: ENDPOINT,
   section: '4.3; 1 convention 4',
-  levels: LEVELS,
-  writes: true,
-  realmWide: true,
-  needs: ['admin'],
-  async run(ctx) {
-    const admin = ctx.as('admin');
-    const original = await readDefaults(admin);
-    const touched = new Set<string>();
-    restoreLater(ctx, original, touched);
-    const names = unknownParams(RESERVED, { minLength: 1, maxLength: 4 });
-    await ctx.property('unknown names with and without a valid setting', [names, fc.option(validChanges(ctx, soundsOf(original), 2), { nil: undefined })], async (unknown, changes) => {
-      for (const [name] of changes ?? []) touched.add(name);
-      const pairs: Array<readonly [string, string]> = [...unknown, ...(changes ?? []).map(([name, value]) => [name, wireOf(value)] as const)];
-      const reply = await admin.patch(PATH, pairs);
-      expectSuccess(reply, { ignored: ignoredNames(unknown) });
-      if (changes) {
-        const after = await readDefaults(admin);
-        for (const [name, value] of changes) expectEqual(after[name], value, `realm_user_settings_defaults.${name}`);
-      }
-    });
-  },
-};
+}, async (ctx, { admin, original, touched }) => {
+  const names = unknownParams(RESERVED, { minLength: 1, maxLength: 4 });
+  await ctx.property('unknown names with and without a valid setting', [names, fc.option(validChanges(ctx, soundsOf(original), 2), { nil: undefined })], async (unknown, changes) => {
+    for (const [name] of changes ?? []) touched.add(name);
+    const reply = await admin.patch(PATH, [...unknown, ...wirePairs(changes ?? [])]);
+    expectSuccess(reply, { ignored: ignoredNames(unknown) });
+    if (changes) await expectDefaultsApplied(admin, changes);
+  });
+});
 
-const laterLevelIgnored: Rule = {
+const laterLevelIgnored = defaultsRule({
   id: 'user-settings-defaults/later-setting-ignored',
   title: 'a setting the description dates after the server level is reported as ignored and does not appear in the defaults',
-  endpoint: ENDPOINT,
   section: '4.3; 9.2',
   levels: { min: 96, max: 384 },
-  writes: true,
-  realmWide: true,
-  needs: ['admin'],
-  async run(ctx) {
-    const admin = ctx.as('admin');
-    const original = await readDefaults(admin);
-    const later = documentedLaterThan(ctx.featureLevel);
-    const touched = new Set<string>(later.map((spec) => spec.name));
-    restoreLater(ctx, original, touched);
-    await ctx.property('settings from later levels', [fc.uniqueArray(fc.constantFrom(...later), { minLength: 1, maxLength: 3, selector: (spec) => spec.name })], async (specs) => {
-      const reply = await admin.patch(PATH, specs.map((spec) => [spec.name, wireOf(spec.kind === 'bool' ? true : (spec.values?.[0] ?? ''))] as const));
-      expectSuccess(reply, { ignored: specs.map((spec) => spec.name).sort(byCodePoint) });
-      const after = await readDefaults(admin);
-      for (const spec of specs) check(after[spec.name] === undefined, `realm_user_settings_defaults.${spec.name} exists at level ${ctx.featureLevel}`);
-    }, { maxRuns: 8 });
-  },
-};
+}, async (ctx, { admin, touched }) => {
+  const later = documentedLaterThan(ctx.featureLevel);
+  for (const spec of later) touched.add(spec.name);
+  await ctx.property('settings from later levels', [fc.uniqueArray(fc.constantFrom(...later), { minLength: 1, maxLength: 3, selector: (spec) => spec.name })], async (specs) => {
+    const reply = await admin.patch(PATH, specs.map((spec) => [spec.name, wireOf(spec.kind === 'bool' ? true : (spec.values?.[0] ?? ''))] as const));
+    expectSuccess(reply, { ignored: specs.map((spec) => spec.name).sort(byCodePoint) });
+    const after = await readDefaults(admin);
+    for (const spec of specs) check(after[spec.name] === undefined, `realm_user_settings_defaults.${spec.name} exists at level ${ctx.featureLevel}`);
+  }, { maxRuns: 8 });
+});
 
-const denseModeBefore: Rule = {
+const denseModeBefore = defaultsRule({
   id: 'user-settings-defaults/dense-mode-before-364',
   title: 'dense_mode is a boolean setting before level 364',
-  endpoint: ENDPOINT,
   section: '4.3',
   levels: { min: 96, max: DENSE_MODE_REMOVED_AT - 1 },
-  writes: true,
-  realmWide: true,
-  needs: ['admin'],
-  async run(ctx) {
-    const admin = ctx.as('admin');
-    const original = await readDefaults(admin);
-    check(typeof original.dense_mode === 'boolean', 'realm_user_settings_defaults.dense_mode must be a boolean before level 364');
-    restoreLater(ctx, original, new Set(['dense_mode']));
-    for (const value of [!original.dense_mode, original.dense_mode]) {
-      expectSuccess(await admin.patch(PATH, { dense_mode: value }), { ignored: [] });
-      expectEqual((await readDefaults(admin)).dense_mode, value, 'dense_mode');
-    }
-    expectError(await admin.patch(PATH, { dense_mode: 'yes' }), { status: 400, code: 'BAD_REQUEST' });
-  },
-};
+}, async (_ctx, { admin, original, touched }) => {
+  check(typeof original.dense_mode === 'boolean', 'realm_user_settings_defaults.dense_mode must be a boolean before level 364');
+  touched.add('dense_mode');
+  for (const value of [!original.dense_mode, original.dense_mode]) {
+    expectSuccess(await admin.patch(PATH, { dense_mode: value }), { ignored: [] });
+    expectEqual((await readDefaults(admin)).dense_mode, value, 'dense_mode');
+  }
+  expectError(await admin.patch(PATH, { dense_mode: 'yes' }), { status: 400, code: 'BAD_REQUEST' });
+});
 
 const denseModeRemoved: Rule = {
   id: 'user-settings-defaults/dense-mode-removed-at-364',

@@ -7,15 +7,11 @@
 import type { ApiClient, JsonObject } from '../client/api-client.js';
 import { check, expectEqual, expectError, expectShape, fail } from '../expect/assert.js';
 import { v } from '../expect/shape.js';
-import { type Channel, createChannels, type EventQueue, fetchState, openQueue } from './channel-fixtures.js';
+import { type Channel, type EventQueue, openQueue } from './channel-fixtures.js';
 import { eventsBeforeSentinel, pollUntil } from './event-waits.js';
 import { expectPlainSuccess } from './plain-success.js';
-import type { Rule, RuleContext } from './types.js';
-
-const LEVELS = { ENDPOINT: 170, FOLLOWED: 219 } as const;
-
-/** The policies a level accepts (followed, 3, from 219). */
-export const policiesAt = (level: number): number[] => (level >= LEVELS.FOLLOWED ? [0, 1, 2, 3] : [0, 1, 2]);
+import type { Rule } from './types.js';
+import { clearPolicyLater, memberTopicRule, policiesAt, topicsIn, USER_TOPIC_LEVELS } from './user-topics-support.js';
 
 /**
  * A walk over every ordered pair of `n` states, starting and ending at 0: a de Bruijn sequence of
@@ -51,15 +47,6 @@ async function setPolicy(client: ApiClient, streamId: number, topic: string, pol
   expectPlainSuccess(await client.post('/user_topics', { stream_id: streamId, topic, visibility_policy: policy }));
 }
 
-/** A channel of the run the administrator and the member are in; the member's policies in it are removed at the end. */
-async function topicChannel(ctx: RuleContext, label: string, topics: readonly string[]): Promise<Channel> {
-  const [channel] = (await createChannels(ctx, 'admin', [label], { principals: [ctx.identity('admin').userId, ctx.identity('member').userId] })) as [Channel];
-  ctx.cleanup(`remove the member's policies in ${channel.name}`, async (c) => {
-    for (const topic of topics) await c.as('member').post('/user_topics', { stream_id: channel.streamId, topic, visibility_policy: 0 });
-  });
-  return channel;
-}
-
 /** The one `user_topic` event for the topic among `events`, checked against the policy just set. */
 function checkEvent(events: readonly JsonObject[], channel: Channel, topic: string, policy: number, step: string, after: number): number {
   const ours = events.filter(isUserTopicFor(channel.streamId, topic));
@@ -75,66 +62,52 @@ async function sentinel(client: ApiClient, channel: Channel, topic: string, queu
   return eventsBeforeSentinel(queue, () => setPolicy(client, channel.streamId, topic, round % 2 === 0 ? 1 : 2), isUserTopicFor(channel.streamId, topic), 'a policy change on another topic');
 }
 
-const everyTransitionRule: Rule = {
+const everyTransitionRule = memberTopicRule({
   id: 'user-topics/every-transition-with-event',
   title: 'each change from one visibility policy to another sends the user one user_topic event with the new policy; setting the current policy again succeeds and sends no event with another policy',
-  endpoint: 'POST /user_topics',
   section: '3.1; 4.4; 6',
-  levels: { min: LEVELS.ENDPOINT },
-  writes: true,
-  needs: ['admin', 'member'],
-  async run(ctx) {
-    const client = ctx.as('member');
-    const topic = `${ctx.name('walk')} Topic`;
-    const other = `${ctx.name('sentinel')} topic`;
-    const channel = await topicChannel(ctx, 'topic-walk', [topic, other]);
-    const walk = everyTransition(policiesAt(ctx.featureLevel).length);
-    const queue = await openQueue(client, ['user_topic']);
-    ctx.cleanup('delete the event queue', () => queue.close());
-    let last = 0;
-    let sentinels = 0;
-    for (let i = 1; i < walk.length; i++) {
-      const [from, to] = [walk[i - 1]!, walk[i]!];
-      const step = `policy ${from} -> ${to} (step ${i})`;
-      await setPolicy(client, channel.streamId, topic, to);
-      if (from !== to) {
-        const events = await pollUntil(queue, (got) => got.some(isUserTopicFor(channel.streamId, topic)));
-        last = checkEvent(events, channel, topic, to, step, last);
-        continue;
-      }
-      // No change: the real server sends nothing (older ones repeated the policy); never another one.
-      const before = await sentinel(client, channel, other, queue, sentinels++);
-      const ours = before.filter(isUserTopicFor(channel.streamId, topic));
-      if (ours.length > 0) last = checkEvent(ours, channel, topic, to, step, last);
+  channel: 'topic-walk',
+}, async (ctx, client, channel) => {
+  const topic = `${ctx.name('walk')} Topic`;
+  const other = `${ctx.name('sentinel')} topic`;
+  for (const name of [topic, other]) clearPolicyLater(ctx, `remove the member's policy for ${name}`, channel.streamId, name);
+  const walk = everyTransition(policiesAt(ctx.featureLevel).length);
+  const queue = await openQueue(client, ['user_topic']);
+  ctx.cleanup('delete the event queue', () => queue.close());
+  let last = 0;
+  let sentinels = 0;
+  for (let i = 1; i < walk.length; i++) {
+    const [from, to] = [walk[i - 1]!, walk[i]!];
+    const step = `policy ${from} -> ${to} (step ${i})`;
+    await setPolicy(client, channel.streamId, topic, to);
+    if (from !== to) {
+      const events = await pollUntil(queue, (got) => got.some(isUserTopicFor(channel.streamId, topic)));
+      last = checkEvent(events, channel, topic, to, step, last);
+      continue;
     }
-    const state = await fetchState(client, ['user_topic']);
-    const entries = expectShape(state.user_topics, v.array(v.object({ stream_id: v.int(), topic_name: v.string(), visibility_policy: v.int() })), 'user_topics');
-    const left = entries.filter((entry) => entry.stream_id === channel.streamId && entry.topic_name === topic);
-    if (left.length > 0) fail(`the walk ends at policy 0 but user_topics still holds ${JSON.stringify(left)}`);
-  },
-};
+    // No change: the real server sends nothing (older ones repeated the policy); never another one.
+    const before = await sentinel(client, channel, other, queue, sentinels++);
+    const ours = before.filter(isUserTopicFor(channel.streamId, topic));
+    if (ours.length > 0) last = checkEvent(ours, channel, topic, to, step, last);
+  }
+  const left = (await topicsIn(ctx, client, channel)).filter((entry) => entry.topic_name === topic);
+  if (left.length > 0) fail(`the walk ends at policy 0 but user_topics still holds ${JSON.stringify(left)}`);
+});
 
-const valuesAtLevel: Rule = {
+const valuesAtLevel = memberTopicRule({
   id: 'user-topics/policy-values-at-level',
   title: 'visibility_policy -1 and 4 are refused at every level, and 3 (followed) before level 219, with 400 BAD_REQUEST and nothing stored',
-  endpoint: 'POST /user_topics',
   section: '3.1; 4.4; 9.2',
-  levels: { min: LEVELS.ENDPOINT },
-  writes: true,
-  needs: ['admin', 'member'],
-  async run(ctx) {
-    const client = ctx.as('member');
-    const topic = ctx.name('values');
-    const channel = await topicChannel(ctx, 'topic-values', [topic]);
-    const refused = [-1, 4, ...(ctx.featureLevel < LEVELS.FOLLOWED ? [3] : [])];
-    for (const policy of refused) {
-      expectError(await client.post('/user_topics', { stream_id: channel.streamId, topic, visibility_policy: policy }), { status: 400, code: 'BAD_REQUEST' });
-    }
-    const state = await fetchState(client, ['user_topic']);
-    const entries = expectShape(state.user_topics, v.array(v.object({ stream_id: v.int(), topic_name: v.string(), visibility_policy: v.int() })), 'user_topics');
-    const stored = entries.filter((entry) => entry.stream_id === channel.streamId);
-    if (stored.length > 0) fail(`refused policies ${refused.join(', ')} stored ${JSON.stringify(stored)}`);
-  },
-};
+  channel: 'topic-values',
+}, async (ctx, client, channel) => {
+  const topic = ctx.name('values');
+  clearPolicyLater(ctx, `remove the member's policy for ${topic}`, channel.streamId, topic);
+  const refused = [-1, 4, ...(ctx.featureLevel < USER_TOPIC_LEVELS.FOLLOWED ? [3] : [])];
+  for (const policy of refused) {
+    expectError(await client.post('/user_topics', { stream_id: channel.streamId, topic, visibility_policy: policy }), { status: 400, code: 'BAD_REQUEST' });
+  }
+  const stored = await topicsIn(ctx, client, channel);
+  if (stored.length > 0) fail(`refused policies ${refused.join(', ')} stored ${JSON.stringify(stored)}`);
+});
 
 export const rules: readonly Rule[] = [everyTransitionRule, valuesAtLevel];

@@ -6,38 +6,15 @@
  */
 import fc from 'fast-check';
 import type { ApiClient, JsonObject } from '../client/api-client.js';
-import { check, expectEqual, expectError, expectShape, expectSuccess } from '../expect/assert.js';
-import { v } from '../expect/shape.js';
+import { check, expectEqual, expectError, expectSuccess } from '../expect/assert.js';
 import { caseVariant, printableText } from './arbitraries.js';
-import { type Channel, createChannels, fetchState, realmLimits } from './channel-fixtures.js';
+import { type Channel, createChannels, realmLimits } from './channel-fixtures.js';
 import { expectPlainSuccess } from './plain-success.js';
 import { codePoints, textOfLength } from './subscribe-support.js';
 import type { Rule, RuleContext } from './types.js';
+import { clearPolicyLater, memberTopicRule, policiesAt, topicsIn, USER_TOPIC_LEVELS } from './user-topics-support.js';
 
-const LEVELS = { ENDPOINT: 170, FOLLOWED: 219, EMPTY_TOPIC: 334 } as const;
-
-
-/** A `user_topics` entry of register (the real OpenAPI register-queue description, additionalProperties false). */
-const userTopicShape = v.object(
-  { stream_id: v.int({ min: 1 }), topic_name: v.string(), last_updated: v.int({ min: 0 }), visibility_policy: v.literal(1, 2, 3) },
-  { exact: true },
-);
-
-/** The policies a level accepts. */
-const policies = (level: number): number[] => (level >= LEVELS.FOLLOWED ? [0, 1, 2, 3] : [0, 1, 2]);
-
-/** The caller's user_topics entries for one channel (registering with the empty_topic_name capability where it exists). */
-async function topicsIn(ctx: RuleContext, client: ApiClient, channel: Channel): Promise<Array<{ topic_name: string; visibility_policy: number }>> {
-  const capabilities: Record<string, boolean> = ctx.featureLevel >= LEVELS.EMPTY_TOPIC ? { empty_topic_name: true } : {};
-  const state = await fetchState(client, ['user_topic'], capabilities);
-  const entries = expectShape(state.user_topics, v.array(userTopicShape), 'user_topics', undefined);
-  return entries.filter((entry) => entry.stream_id === channel.streamId);
-}
-
-/** Registers the removal of the member's policy for the topic when the rule ends. */
-function clearPolicyLater(ctx: RuleContext, label: string, streamId: number, topic: string): void {
-  ctx.cleanup(label, async (c) => void (await c.as('member').post('/user_topics', { stream_id: streamId, topic, visibility_policy: 0 })));
-}
+const LEVELS = USER_TOPIC_LEVELS;
 
 /** Topics (per rule context) whose removal is already registered. */
 const clearing = new WeakMap<RuleContext, Set<string>>();
@@ -55,108 +32,80 @@ async function setPolicy(ctx: RuleContext, client: ApiClient, channel: Channel, 
   return reply;
 }
 
-async function memberChannel(ctx: RuleContext, label: string): Promise<Channel> {
-  const [channel] = await createChannels(ctx, 'admin', [label], { principals: [ctx.identity('admin').userId, ctx.identity('member').userId] });
-  return channel!;
-}
-
-const setAndReadBack: Rule = {
+const setAndReadBack = memberTopicRule({
   id: 'user-topics/set-policy-read-back',
   title: 'each visibility policy succeeds for topics without any message and is what user_topics then holds (none for policy 0)',
-  endpoint: 'POST /user_topics',
   section: '3.1; 4.4',
-  levels: { min: LEVELS.ENDPOINT },
-  writes: true,
-  needs: ['admin', 'member'],
-  async run(ctx) {
-    const client = ctx.as('member');
-    const channel = await memberChannel(ctx, 'topics');
-    const { maxTopicLength } = await realmLimits(client);
-    const text = printableText(20).filter((t) => t.trim() === t);
-    // Two policies in a row on one topic: setting, changing and removing.
-    await ctx.property('text x first policy x second policy', [text, fc.constantFrom(...policies(ctx.featureLevel)), fc.constantFrom(...policies(ctx.featureLevel))], async (tail, first, second) => {
-      const topic = [...`${ctx.name('topic')} ${tail}`].slice(0, maxTopicLength).join('').trim();
-      for (const policy of [first, second]) {
-        const reply = await setPolicy(ctx, client, channel, topic, policy);
-        expectPlainSuccess(reply);
-        const mine = (await topicsIn(ctx, client, channel)).filter((entry) => entry.topic_name.toLowerCase() === topic.toLowerCase());
-        expectEqual(mine.map((entry) => [entry.topic_name, entry.visibility_policy]), policy === 0 ? [] : [[topic, policy]], `user_topics for ${JSON.stringify(topic)} after policy ${policy}`);
-      }
-    }, { maxRuns: 8 });
-  },
-};
+  channel: 'topics',
+}, async (ctx, client, channel) => {
+  const { maxTopicLength } = await realmLimits(client);
+  const text = printableText(20).filter((t) => t.trim() === t);
+  // Two policies in a row on one topic: setting, changing and removing.
+  await ctx.property('text x first policy x second policy', [text, fc.constantFrom(...policiesAt(ctx.featureLevel)), fc.constantFrom(...policiesAt(ctx.featureLevel))], async (tail, first, second) => {
+    const topic = [...`${ctx.name('topic')} ${tail}`].slice(0, maxTopicLength).join('').trim();
+    for (const policy of [first, second]) {
+      const reply = await setPolicy(ctx, client, channel, topic, policy);
+      expectPlainSuccess(reply);
+      const mine = (await topicsIn(ctx, client, channel)).filter((entry) => entry.topic_name.toLowerCase() === topic.toLowerCase());
+      expectEqual(mine.map((entry) => [entry.topic_name, entry.visibility_policy]), policy === 0 ? [] : [[topic, policy]], `user_topics for ${JSON.stringify(topic)} after policy ${policy}`);
+    }
+  }, { maxRuns: 8 });
+});
 
-const caseInsensitive: Rule = {
+const caseInsensitive = memberTopicRule({
   id: 'user-topics/topic-matched-case-insensitively',
   title: 'a topic differing from one with a policy only in letter case updates that policy instead of adding another',
-  endpoint: 'POST /user_topics',
   section: '3.1; 4.4',
-  levels: { min: LEVELS.ENDPOINT },
-  writes: true,
-  needs: ['admin', 'member'],
-  async run(ctx) {
-    const client = ctx.as('member');
-    const channel = await memberChannel(ctx, 'topic-case');
-    const base = `${ctx.name('Topic')} Case`;
-    const nonzero = policies(ctx.featureLevel).filter((p) => p !== 0);
-    expectSuccess(await setPolicy(ctx, client, channel, base, 1));
-    await ctx.property('case variants x policy', [caseVariant(base), fc.constantFrom(...nonzero)], async (variant, policy) => {
-      expectSuccess(await setPolicy(ctx, client, channel, variant, policy));
-      const same = (await topicsIn(ctx, client, channel)).filter((entry) => entry.topic_name.toLowerCase() === base.toLowerCase());
-      expectEqual(same.map((entry) => entry.visibility_policy), [policy], `policies of ${base} in any letter case`);
-    }, { maxRuns: 5 });
-  },
-};
+  channel: 'topic-case',
+}, async (ctx, client, channel) => {
+  const base = `${ctx.name('Topic')} Case`;
+  const nonzero = policiesAt(ctx.featureLevel).filter((p) => p !== 0);
+  expectSuccess(await setPolicy(ctx, client, channel, base, 1));
+  await ctx.property('case variants x policy', [caseVariant(base), fc.constantFrom(...nonzero)], async (variant, policy) => {
+    expectSuccess(await setPolicy(ctx, client, channel, variant, policy));
+    const same = (await topicsIn(ctx, client, channel)).filter((entry) => entry.topic_name.toLowerCase() === base.toLowerCase());
+    expectEqual(same.map((entry) => entry.visibility_policy), [policy], `policies of ${base} in any letter case`);
+  }, { maxRuns: 5 });
+});
 
-const topicLength: Rule = {
+const topicLength = memberTopicRule({
   id: 'user-topics/topic-length-limit',
   title: 'a topic of max_topic_length code points is accepted; a longer one is refused with 400 BAD_REQUEST and stores nothing',
-  endpoint: 'POST /user_topics',
   section: '4.4; 8',
-  levels: { min: LEVELS.ENDPOINT },
-  writes: true,
-  needs: ['admin', 'member'],
-  async run(ctx) {
-    const client = ctx.as('member');
-    const channel = await memberChannel(ctx, 'topic-length');
-    const { maxTopicLength: max } = await realmLimits(client);
-    await ctx.property('one to five code points over', [fc.integer({ min: 1, max: 5 }).chain((over) => textOfLength(max + over)), fc.constantFrom(1, 2)], async (topic, policy) => {
-      expectError(await setPolicy(ctx, client, channel, topic, policy), { status: 400, code: 'BAD_REQUEST' });
-    });
-    expectEqual(await topicsIn(ctx, client, channel), [], 'user_topics after the refused requests');
-    await ctx.property('exactly the limit', [textOfLength(max)], async (topic) => {
-      check(codePoints(topic) === max, 'generator: wrong length');
-      expectSuccess(await setPolicy(ctx, client, channel, topic, 1));
-      const stored = (await topicsIn(ctx, client, channel)).map((entry) => entry.topic_name);
-      check(stored.includes(topic), `the topic of ${max} code points is not in user_topics: ${JSON.stringify(stored)}`);
-    }, { maxRuns: 3 });
-  },
-};
+  channel: 'topic-length',
+}, async (ctx, client, channel) => {
+  const { maxTopicLength: max } = await realmLimits(client);
+  await ctx.property('one to five code points over', [fc.integer({ min: 1, max: 5 }).chain((over) => textOfLength(max + over)), fc.constantFrom(1, 2)], async (topic, policy) => {
+    expectError(await setPolicy(ctx, client, channel, topic, policy), { status: 400, code: 'BAD_REQUEST' });
+  });
+  expectEqual(await topicsIn(ctx, client, channel), [], 'user_topics after the refused requests');
+  await ctx.property('exactly the limit', [textOfLength(max)], async (topic) => {
+    check(codePoints(topic) === max, 'generator: wrong length');
+    expectSuccess(await setPolicy(ctx, client, channel, topic, 1));
+    const stored = (await topicsIn(ctx, client, channel)).map((entry) => entry.topic_name);
+    check(stored.includes(topic), `the topic of ${max} code points is not in user_topics: ${JSON.stringify(stored)}`);
+  }, { maxRuns: 3 });
+});
 
-const emptyTopicName: Rule = {
+const emptyTopicName = memberTopicRule({
   id: 'user-topics/empty-topic-display-name-read-as-empty',
   title: "the realm's empty-topic display name as topic sets the policy of the empty topic (feature level 334)",
-  endpoint: 'POST /user_topics',
   section: '1 convention 6; 4.4',
   levels: { min: LEVELS.EMPTY_TOPIC },
-  writes: true,
-  needs: ['admin', 'member'],
   deviation: 'user-topics-empty-topic-display-name-kept',
-  async run(ctx) {
-    const client = ctx.as('member');
-    const channel = await memberChannel(ctx, 'empty-topic');
-    const { emptyTopicDisplayName } = await realmLimits(client);
-    check(typeof emptyTopicDisplayName === 'string' && emptyTopicDisplayName !== '', 'register gives no realm_empty_topic_display_name at level >= 334');
-    clearPolicyLater(ctx, 'clear the empty topic policy', channel.streamId, '');
-    expectSuccess(await setPolicy(ctx, client, channel, emptyTopicDisplayName, 1));
-    const entries = await topicsIn(ctx, client, channel);
-    if (entries.length === 1 && entries[0]!.topic_name === emptyTopicDisplayName) {
-      ctx.deviation('user-topics-empty-topic-display-name-kept', `stored under ${JSON.stringify(emptyTopicDisplayName)}`);
-      return;
-    }
-    expectEqual(entries.map((entry) => [entry.topic_name, entry.visibility_policy]), [['', 1]], 'user_topics of the channel (with empty_topic_name)');
-  },
-};
+  channel: 'empty-topic',
+}, async (ctx, client, channel) => {
+  const { emptyTopicDisplayName } = await realmLimits(client);
+  check(typeof emptyTopicDisplayName === 'string' && emptyTopicDisplayName !== '', 'register gives no realm_empty_topic_display_name at level >= 334');
+  clearPolicyLater(ctx, 'clear the empty topic policy', channel.streamId, '');
+  expectSuccess(await setPolicy(ctx, client, channel, emptyTopicDisplayName, 1));
+  const entries = await topicsIn(ctx, client, channel);
+  if (entries.length === 1 && entries[0]!.topic_name === emptyTopicDisplayName) {
+    ctx.deviation('user-topics-empty-topic-display-name-kept', `stored under ${JSON.stringify(emptyTopicDisplayName)}`);
+    return;
+  }
+  expectEqual(entries.map((entry) => [entry.topic_name, entry.visibility_policy]), [['', 1]], 'user_topics of the channel (with empty_topic_name)');
+});
 
 const unknownChannel: Rule = {
   id: 'user-topics/unknown-channel-bad-request',
@@ -169,9 +118,9 @@ const unknownChannel: Rule = {
   async run(ctx) {
     const client = ctx.as('member');
     const [secret] = (await createChannels(ctx, 'admin', ['topic-secret'], { inviteOnly: true, principals: [ctx.identity('admin').userId] })) as [Channel];
-    const nonzero = policies(ctx.featureLevel).filter((p) => p !== 0);
+    const nonzero = policiesAt(ctx.featureLevel).filter((p) => p !== 0);
     const target = fc.oneof(
-      fc.tuple(fc.integer({ min: 1_000_000_000, max: 2 ** 31 - 1 }), fc.constantFrom(...policies(ctx.featureLevel))),
+      fc.tuple(fc.integer({ min: 1_000_000_000, max: 2 ** 31 - 1 }), fc.constantFrom(...policiesAt(ctx.featureLevel))),
       fc.tuple(fc.constant(secret.streamId), fc.constantFrom(...nonzero)),
     );
     await ctx.property('unknown or inaccessible channels', [target, printableText(10).filter((t) => t.trim() !== '')], async ([streamId, policy], topic) => {
@@ -180,35 +129,29 @@ const unknownChannel: Rule = {
   },
 };
 
-const invalidValues: Rule = {
+const invalidValues = memberTopicRule({
   id: 'user-topics/invalid-parameters-refused',
   title: 'a missing parameter is REQUEST_VARIABLE_MISSING; a visibility_policy outside the level\'s set (3 before 219) or a non-integer is 400 BAD_REQUEST',
-  endpoint: 'POST /user_topics',
   section: '3.1; 4.4',
-  levels: { min: LEVELS.ENDPOINT },
-  writes: true,
-  needs: ['admin', 'member'],
-  async run(ctx) {
-    const client = ctx.as('member');
-    const channel = await memberChannel(ctx, 'topic-invalid');
-    const complete: JsonObject = { stream_id: channel.streamId, topic: 'x', visibility_policy: 1 };
-    clearPolicyLater(ctx, 'clear topic x', channel.streamId, 'x');
-    await ctx.property('one parameter left out', [fc.constantFrom('stream_id', 'topic', 'visibility_policy')], async (left) => {
-      const params = Object.fromEntries(Object.entries(complete).filter(([name]) => name !== left));
-      expectError(await client.post('/user_topics', params), { status: 400, code: 'REQUEST_VARIABLE_MISSING' });
-    }, { maxRuns: 6 });
-    const allowed = new Set(policies(ctx.featureLevel));
-    const badPolicy = fc.oneof(
-      fc.integer({ min: -1000, max: 1000 }).filter((p) => !allowed.has(p)).map(String),
-      fc.constantFrom('"1"', '1.5', 'abc', '[1]', '{}'),
-    );
-    const badStream = fc.constantFrom('"1"', '1.5', 'abc', '[1]');
-    await ctx.property('invalid values', [fc.oneof(badPolicy.map((p) => ({ visibility_policy: p })), badStream.map((s) => ({ stream_id: s })))], async (bad) => {
-      expectError(await client.post('/user_topics', { ...complete, ...bad }), { status: 400, code: 'BAD_REQUEST' });
-    });
-    expectEqual(await topicsIn(ctx, client, channel), [], 'user_topics after the refused requests');
-  },
-};
+  channel: 'topic-invalid',
+}, async (ctx, client, channel) => {
+  const complete: JsonObject = { stream_id: channel.streamId, topic: 'x', visibility_policy: 1 };
+  clearPolicyLater(ctx, 'clear topic x', channel.streamId, 'x');
+  await ctx.property('one parameter left out', [fc.constantFrom('stream_id', 'topic', 'visibility_policy')], async (left) => {
+    const params = Object.fromEntries(Object.entries(complete).filter(([name]) => name !== left));
+    expectError(await client.post('/user_topics', params), { status: 400, code: 'REQUEST_VARIABLE_MISSING' });
+  }, { maxRuns: 6 });
+  const allowed = new Set(policiesAt(ctx.featureLevel));
+  const badPolicy = fc.oneof(
+    fc.integer({ min: -1000, max: 1000 }).filter((p) => !allowed.has(p)).map(String),
+    fc.constantFrom('"1"', '1.5', 'abc', '[1]', '{}'),
+  );
+  const badStream = fc.constantFrom('"1"', '1.5', 'abc', '[1]');
+  await ctx.property('invalid values', [fc.oneof(badPolicy.map((p) => ({ visibility_policy: p })), badStream.map((s) => ({ stream_id: s })))], async (bad) => {
+    expectError(await client.post('/user_topics', { ...complete, ...bad }), { status: 400, code: 'BAD_REQUEST' });
+  });
+  expectEqual(await topicsIn(ctx, client, channel), [], 'user_topics after the refused requests');
+});
 
 const noCredentials: Rule = {
   id: 'user-topics/no-credentials-unauthorized',

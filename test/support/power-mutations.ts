@@ -1,35 +1,25 @@
 /**
  * Building blocks for the deliberate breakages of the conformance power tests: reading and
  * rewriting a request's form, matching requests by method and API path, the caller or another
- * user, and canned answers in the server's envelope.
+ * user, canned answers in the server's envelope; and the two halves every power table runs.
  */
+import t from 'tap';
 import type { User } from '../../lib/entities/user.js';
 import type { ChatApp } from '../../server/app.js';
 import type { ApiRequest, ApiResponse } from '../../server/request.js';
-import { mapJsonBody, type Mutation } from './conformance.js';
+import { failedIds, failureLines, mapJsonBody, type Mutation, runOnReference } from './conformance.js';
+import { formOf, is, withForm } from './power-helpers.js';
 
 export const SUCCESS: ApiResponse = { status: 200, headers: { 'content-type': 'application/json' }, body: '{"result":"success","msg":""}\n' };
 
 /** A 400 BAD_REQUEST answer with `msg`. */
 export const badRequestAnswer = (msg: string): ApiResponse => errorAnswer(msg);
 
-export const formOf = (request: ApiRequest): URLSearchParams => new URLSearchParams(Buffer.from(request.body).toString('utf8'));
-export const withForm = (request: ApiRequest, form: URLSearchParams): ApiRequest => ({ ...request, body: new TextEncoder().encode(form.toString()) });
-export const apiPath = (request: ApiRequest): string => decodeURIComponent(request.path.replace(/^\/api\/v1/, ''));
-export const is = (request: ApiRequest, method: string, path: RegExp): boolean => request.method === method && path.test(apiPath(request));
+// Reading requests and acting as another user: the helpers every power test shares.
+export { actingAs as asUser, apiPath, asIago, caller, formOf, is, withForm } from './power-helpers.js';
+
 /** The last integer segment of the path (`/messages/12/history` gives 12). */
 export const idIn = (request: ApiRequest): number => Number(/\/(\d+)(?:\/[a-z_]+)?$/.exec(request.path)?.[1]);
-
-/** The user a request authenticates as (Basic credentials), if any. */
-export function caller(app: ChatApp, request: ApiRequest): User | undefined {
-  const header = request.headers.get('authorization');
-  if (!header?.startsWith('Basic ')) return undefined;
-  const email = Buffer.from(header.slice(6), 'base64').toString().split(':')[0] ?? '';
-  return app.world.usersByEmail.get(email.toLowerCase());
-}
-
-/** The request sent as iago (an administrator) instead of its caller. */
-export const asIago = (app: ChatApp, request: ApiRequest): ApiRequest => asUser(request, app.world.usersByEmail.get('iago@zulip.com')!);
 
 /** Rewrites one form parameter of matching requests (or drops it when `change` returns undefined). */
 export const rewriteParam = (method: string, path: RegExp, name: string, change: (value: string) => string | undefined): Mutation => (request, next) => {
@@ -68,12 +58,6 @@ export function changeForm(request: ApiRequest, change: (form: URLSearchParams) 
   const form = formOf(request);
   change(form);
   return withForm(request, form);
-}
-
-/** The same request authenticated as `user`. */
-export function asUser(request: ApiRequest, user: User): ApiRequest {
-  const headers = new Map(request.headers).set('authorization', `Basic ${Buffer.from(`${user.deliveryEmail}:${user.apiKey}`).toString('base64')}`);
-  return { ...request, headers };
 }
 
 /** The first user of a role (the development realm has one owner, one administrator, ...). */
@@ -130,3 +114,35 @@ export const replaceEvents = (type: string, change: (event: Record<string, unkno
     if (!Array.isArray(body.events)) return;
     body.events = (body.events as Array<Record<string, unknown>>).flatMap((event) => (event.type === type ? (change(event) ?? []) : [event]));
   });
+
+/** One deliberate breakage of the server and the rule that must catch it (at `level` when the breakage needs one). */
+export interface Breakage {
+  readonly what: string;
+  readonly rule: string;
+  readonly mutate: Mutation;
+  readonly level?: number;
+}
+
+/**
+ * One test per level: every rule of `only` passes against the unbroken reference server, and at
+ * least `minPassed` of them ran (`family` names the rules in the titles: "every sharp realm rule").
+ */
+export function passesUnbroken(family: string, only: readonly string[], levels: readonly number[], numRuns: number, minPassed = 1): void {
+  for (const level of levels) {
+    t.test(`${family} passes against the unbroken reference server at feature level ${level}`, async (t) => {
+      const result = await runOnReference({ featureLevel: level, numRuns, seed: 1, only });
+      t.same(failureLines(result), []);
+      t.ok(result.results.filter((r) => r.outcome === 'passed').length >= minPassed);
+    });
+  }
+}
+
+/** One test per breakage: against the broken server exactly the breakage's rule fails. */
+export function eachBreakageFailsItsRule(breakages: readonly Breakage[], numRuns: number): void {
+  for (const breakage of breakages) {
+    t.test(`${breakage.rule} fails when ${breakage.what}`, async (t) => {
+      const result = await runOnReference({ mutate: breakage.mutate, numRuns, seed: 3, only: [breakage.rule], ...(breakage.level === undefined ? {} : { featureLevel: breakage.level }) });
+      t.same(failedIds(result), [breakage.rule]);
+    });
+  }
+}
