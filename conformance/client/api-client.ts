@@ -6,6 +6,7 @@
 import type { Dispatcher } from 'undici';
 import { basicAuthorization, type FilePart, formEncode, multipartEncode, type Params, paramPairs } from './encode.js';
 import type { Exchange, Transcript } from './exchange.js';
+import { exchangeRaw } from './transport.js';
 
 export type JsonObject = Readonly<Record<string, unknown>>;
 
@@ -118,14 +119,6 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   });
 }
 
-function flatHeaders(headers: Readonly<Record<string, string | string[] | undefined>>): Record<string, string> {
-  const out: Array<[string, string]> = [];
-  for (const [name, value] of Object.entries(headers)) {
-    if (value !== undefined) out.push([name.toLowerCase(), Array.isArray(value) ? value.join(', ') : value]);
-  }
-  return Object.fromEntries(out);
-}
-
 function parseJson(text: string): unknown {
   try {
     return JSON.parse(text) as unknown;
@@ -214,26 +207,18 @@ export class ApiClient {
     const { signal } = deadline;
     try {
       if (signal?.aborted) throw signal.reason;
-      const response = await dispatcher.request({
-        origin: url.origin,
-        path: url.pathname + url.search,
-        method: method as Dispatcher.HttpMethod,
-        headers,
-        body: body ?? null,
-        ...(signal ? { signal } : {}),
-      });
-      const text = Buffer.from(await response.body.arrayBuffer()).toString('utf8');
-      const responseHeaders = flatHeaders(response.headers);
+      const answer = await exchangeRaw(dispatcher, { origin: url.origin, path: url.pathname + url.search, method, headers, body, ...(signal ? { signal } : {}) });
+      const { text, headers: responseHeaders } = answer;
       const exchange = transcript.record({
         ...base,
-        status: response.statusCode,
+        status: answer.status,
         responseHeaders,
         responseBody: text,
         durationMs: performance.now() - started,
       });
       const json = text === '' ? undefined : parseJson(text);
       const object = json !== null && typeof json === 'object' && !Array.isArray(json) ? (json as JsonObject) : undefined;
-      return { status: response.statusCode, headers: responseHeaders, text, json, body: object, exchange };
+      return { status: answer.status, headers: responseHeaders, text, json, body: object, exchange };
     } catch (error) {
       const silent = deadline.timedOut() && !this.config.signal?.aborted;
       const message = silent ? `timed out after ${requestTimeoutMs} ms` : error instanceof Error ? `${error.name}: ${error.message}` : String(error);

@@ -6,6 +6,7 @@
  */
 import { STATUS_CODES } from 'node:http';
 import { Dispatcher } from 'undici';
+import type { DirectAnswering, RawAnswer, RawRequest } from '../client/transport.js';
 
 export interface InProcessRequest {
   readonly method: string;
@@ -80,11 +81,48 @@ function controllerApi(handler: Handler, controller: Controller): Required<Pick<
   };
 }
 
-export class InProcessDispatcher extends Dispatcher {
+/** The signal of a request whose client set none: never aborted. */
+const NEVER_ABORTED = new AbortController().signal;
+
+/** `promise`, or the signal's reason once it aborts first. */
+function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal === NEVER_ABORTED) return promise;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+export class InProcessDispatcher extends Dispatcher implements DirectAnswering {
   private closed = false;
 
   constructor(private readonly handler: InProcessHandler) {
     super();
+  }
+
+  /** The same exchange as through `Dispatcher.request()`, without its handlers and streams. */
+  async answerDirectly(request: RawRequest): Promise<RawAnswer> {
+    if (this.closed) throw new Error('in-process dispatcher is closed');
+    const signal = request.signal ?? NEVER_ABORTED;
+    if (signal.aborted) throw signal.reason;
+    const headers = headerRecord(request.headers);
+    headers.host ??= new URL(request.origin).host;
+    const body = typeof request.body === 'string' ? new Uint8Array(Buffer.from(request.body, 'utf8')) : (request.body ?? new Uint8Array());
+    const response = await unlessAborted(this.handler({ method: request.method, path: request.path, headers, body, signal }), signal);
+    const responseHeaders: Record<string, string> = {};
+    for (const [name, value] of Object.entries(response.headers)) responseHeaders[name.toLowerCase()] = value;
+    const text = request.method === 'HEAD' ? '' : typeof response.body === 'string' ? response.body : Buffer.from(response.body).toString('utf8');
+    return { status: response.status, headers: responseHeaders, text };
   }
 
   override dispatch(options: Dispatcher.DispatchOptions, handler: Handler): boolean {
