@@ -98,6 +98,27 @@ t.test('the in-process dispatcher serves undici.request and controller-style han
   t.match(Buffer.concat(chunks).toString(), /"result":"success"/);
 });
 
+t.test('the client gets from the in-process dispatcher directly what undici.request gets, HEAD without a body', async (t) => {
+  const answer = { status: 201, headers: { 'X-Thing': 'yes', 'content-type': 'application/json' }, body: '{"result":"success","msg":"","n":1}' };
+  const { client, dispatcher, seen } = echo([answer, answer, answer]);
+  const direct = await client.post('/x', { a: 'b' });
+  const viaUndici = await request('http://localhost:9991/api/v1/x', { dispatcher, method: 'POST', body: 'a=b', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  t.same([direct.status, direct.headers, direct.text], [viaUndici.statusCode, viaUndici.headers, await viaUndici.body.text()]);
+  t.same([seen[0]?.headers.host, text(seen[0]!.body)], [seen[1]?.headers.host, text(seen[1]!.body)]);
+  t.equal((await client.call('HEAD', '/x')).text, '');
+});
+
+t.test('a request timeout gives up on an in-process handler that never answers, and aborts its signal', async (t) => {
+  let signal: AbortSignal | undefined;
+  const dispatcher = new InProcessDispatcher((req) => {
+    signal = req.signal;
+    return new Promise<never>(() => undefined);
+  });
+  const client = new ApiClient({ baseUrl: 'http://localhost:9991/', dispatcher, transcript: new Transcript(), requestTimeoutMs: 50 });
+  await t.rejects(client.get('/events'), /no answer within 50 ms/);
+  t.equal(signal?.aborted, true);
+});
+
 t.test('curl commands quote every argument so a shell reads it back exactly', async (t) => {
   for (const value of ["it's", 'a\nb\tc\r', '$HOME `x` "q" \\', 'ünïcode 😀', '\u0001\u007f']) {
     t.equal(execFileSync('bash', ['-c', `printf '%s' ${shellQuote(value)}`]).toString(), value, JSON.stringify(value));
