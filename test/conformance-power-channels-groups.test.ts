@@ -4,8 +4,9 @@
  * deliberately broken variant of our server is caught, and by the rule that targets it.
  */
 import t from 'tap';
+import { ROLE } from '../lib/entities/user.js';
 import { failedIds, failureLines, type Mutation, runOnReference } from './support/conformance.js';
-import { asUser, caller, changeForm, codePoints, errorAnswer, formOf, jsonParam, on, SUCCESS, ROLE_CODE, userOfRole } from './support/power-mutations.js';
+import { asUser, badRequestAnswer, caller, changeForm, codePoints, formOf, jsonParam, on, SUCCESS, userOfRole } from './support/power-mutations.js';
 
 const GROUP_RULES = [
   'user-groups/create-name-length-limit',
@@ -25,7 +26,7 @@ const targetOf = (path: string): number => Number(/\/user_groups\/(\d+)\/subgrou
 
 /** Refuses group creations whose form matches `bad`. */
 const refuseCreation = (bad: (form: URLSearchParams) => boolean, msg: string): Mutation =>
-  on('POST', CREATE, (request, next) => (bad(formOf(request)) ? Promise.resolve(errorAnswer(msg)) : next(request)));
+  on('POST', CREATE, (request, next) => (bad(formOf(request)) ? Promise.resolve(badRequestAnswer(msg)) : next(request)));
 
 const BREAKAGES: ReadonlyArray<{ what: string; rule: string; mutate: Mutation }> = [
   { what: 'group names are limited to 60 code points, like channel names', rule: 'user-groups/create-name-length-limit', mutate: refuseCreation((form) => codePoints(form.get('name') ?? '') > 60, 'User group name cannot exceed 60 characters.') },
@@ -45,16 +46,16 @@ const BREAKAGES: ReadonlyArray<{ what: string; rule: string; mutate: Mutation }>
       return next(request);
     }),
   },
-  { what: 'guests may create groups', rule: 'user-groups/create-by-role', mutate: on('POST', CREATE, (request, next, app) => next(caller(app, request)?.role === ROLE_CODE.guest ? asUser(request, userOfRole(app, ROLE_CODE.member)) : request)) },
+  { what: 'guests may create groups', rule: 'user-groups/create-by-role', mutate: on('POST', CREATE, (request, next, app) => next(caller(app, request)?.role === ROLE.GUEST ? asUser(request, userOfRole(app, ROLE.MEMBER)) : request)) },
   {
     what: 'moderators may not create groups',
     rule: 'user-groups/create-by-role',
-    mutate: on('POST', CREATE, (request, next, app) => (caller(app, request)?.role === ROLE_CODE.moderator ? Promise.resolve(errorAnswer('Insufficient permission')) : next(request))),
+    mutate: on('POST', CREATE, (request, next, app) => (caller(app, request)?.role === ROLE.MODERATOR ? Promise.resolve(badRequestAnswer('Insufficient permission')) : next(request))),
   },
   {
     what: "moderators may change any group's subgroups",
     rule: 'user-group-subgroups/permissions-by-role',
-    mutate: on('POST', SUBGROUPS, (request, next, app) => next(caller(app, request)?.role === ROLE_CODE.moderator ? asUser(request, userOfRole(app, ROLE_CODE.owner)) : request)),
+    mutate: on('POST', SUBGROUPS, (request, next, app) => next(caller(app, request)?.role === ROLE.MODERATOR ? asUser(request, userOfRole(app, ROLE.OWNER)) : request)),
   },
   {
     what: 'holders of can_add_members_group may also remove subgroups',

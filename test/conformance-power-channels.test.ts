@@ -4,8 +4,9 @@
  * broken variant of our server is caught, and by the rule that targets it.
  */
 import t from 'tap';
+import { ROLE } from '../lib/entities/user.js';
 import { failedIds, failureLines, mapJsonBody, type Mutation, runOnReference } from './support/conformance.js';
-import { asUser, caller, changeForm, codePoints, errorAnswer, formOf, jsonParam, on, ROLE_CODE, userOfRole } from './support/power-mutations.js';
+import { asUser, badRequestAnswer, caller, changeForm, codePoints, formOf, jsonParam, on, userOfRole } from './support/power-mutations.js';
 
 /** The rules these variants target (each must pass against the unbroken server). */
 export const CHANNEL_RULES = [
@@ -29,7 +30,7 @@ const SUBSCRIBE = '/users/me/subscriptions';
 
 /** Answers a subscribe request with `error` when one of its items matches `bad`. */
 const refuseItems = (bad: (item: Item) => boolean, msg: string): Mutation =>
-  on('POST', SUBSCRIBE, (request, next) => (jsonParam<Item[]>(formOf(request), 'subscriptions')?.some(bad) ? Promise.resolve(errorAnswer(msg)) : next(request)));
+  on('POST', SUBSCRIBE, (request, next) => (jsonParam<Item[]>(formOf(request), 'subscriptions')?.some(bad) ? Promise.resolve(badRequestAnswer(msg)) : next(request)));
 
 /** Rewrites one form parameter of subscribe requests. */
 const rewrite = (name: string, change: (value: string) => string): Mutation =>
@@ -73,7 +74,7 @@ const BREAKAGES: ReadonlyArray<{ what: string; rule: string; mutate: Mutation; l
     }),
   },
   { what: "'unlimited' retention is stored as the realm default", rule: 'subscribe/message-retention-days-values', mutate: rewrite('message_retention_days', (value) => (value === '"unlimited"' ? '"realm_default"' : value)) },
-  { what: 'administrators may set a channel retention', rule: 'subscribe/message-retention-days-values', mutate: actAs('POST', ROLE_CODE.owner, (form, role) => role === ROLE_CODE.admin && form.has('message_retention_days')) },
+  { what: 'administrators may set a channel retention', rule: 'subscribe/message-retention-days-values', mutate: actAs('POST', ROLE.OWNER, (form, role) => role === ROLE.ADMINISTRATOR && form.has('message_retention_days')) },
   { what: 'zero retention days are accepted as one', rule: 'subscribe/message-retention-days-values', mutate: rewrite('message_retention_days', (value) => (value === '0' ? '1' : value)) },
   { what: 'stream_post_policy 3 and 4 are swapped', rule: 'subscribe/stream-post-policy-values-before-333', level: 289, mutate: rewrite('stream_post_policy', (value) => ({ '3': '4', '4': '3' })[value] ?? value) },
   {
@@ -85,7 +86,7 @@ const BREAKAGES: ReadonlyArray<{ what: string; rule: string; mutate: Mutation; l
       }),
     ),
   },
-  { what: 'empty_topic_only is refused at level 415', rule: 'subscribe/topics-policy-values', mutate: on('POST', SUBSCRIBE, (request, next) => (formOf(request).get('topics_policy') === '"empty_topic_only"' ? Promise.resolve(errorAnswer('Invalid topics_policy')) : next(request))) },
+  { what: 'empty_topic_only is refused at level 415', rule: 'subscribe/topics-policy-values', mutate: on('POST', SUBSCRIBE, (request, next) => (formOf(request).get('topics_policy') === '"empty_topic_only"' ? Promise.resolve(badRequestAnswer('Invalid topics_policy')) : next(request))) },
   {
     what: 'can_add_subscribers_group takes role:everyone (stored as role:members)',
     rule: 'subscribe/group-settings-system-groups',
@@ -95,7 +96,7 @@ const BREAKAGES: ReadonlyArray<{ what: string; rule: string; mutate: Mutation; l
     what: 'can_send_message_group refuses role:nobody',
     rule: 'subscribe/group-settings-system-groups',
     mutate: on('POST', SUBSCRIBE, (request, next, app) =>
-      formOf(request).get('can_send_message_group') === String(app.world.systemGroupId('role:nobody')) ? Promise.resolve(errorAnswer("'can_send_message_group' setting cannot be set to 'role:nobody' group.")) : next(request),
+      formOf(request).get('can_send_message_group') === String(app.world.systemGroupId('role:nobody')) ? Promise.resolve(badRequestAnswer("'can_send_message_group' setting cannot be set to 'role:nobody' group.")) : next(request),
     ),
   },
   {
@@ -112,27 +113,27 @@ const BREAKAGES: ReadonlyArray<{ what: string; rule: string; mutate: Mutation; l
     what: 'members may not create private channels',
     rule: 'subscribe/channel-creation-by-role',
     mutate: on('POST', SUBSCRIBE, (request, next, app) =>
-      caller(app, request)?.role === ROLE_CODE.member && formOf(request).get('invite_only') === 'true' ? Promise.resolve(errorAnswer('Insufficient permission')) : next(request),
+      caller(app, request)?.role === ROLE.MEMBER && formOf(request).get('invite_only') === 'true' ? Promise.resolve(badRequestAnswer('Insufficient permission')) : next(request),
     ),
   },
-  { what: 'administrators create web-public channels (the realm allows owners)', rule: 'subscribe/channel-creation-by-role', mutate: actAs('POST', ROLE_CODE.owner, (form, role) => role === ROLE_CODE.admin && form.get('is_web_public') === 'true') },
+  { what: 'administrators create web-public channels (the realm allows owners)', rule: 'subscribe/channel-creation-by-role', mutate: actAs('POST', ROLE.OWNER, (form, role) => role === ROLE.ADMINISTRATOR && form.get('is_web_public') === 'true') },
   {
     what: 'members may not subscribe other users',
     rule: 'subscribe/subscribing-others-by-role',
     mutate: on('POST', SUBSCRIBE, (request, next, app) => {
       const user = caller(app, request);
       const principals = jsonParam<number[]>(formOf(request), 'principals') ?? [];
-      return user?.role === ROLE_CODE.member && principals.some((id) => id !== user.id) ? Promise.resolve(errorAnswer('Insufficient permission')) : next(request);
+      return user?.role === ROLE.MEMBER && principals.some((id) => id !== user.id) ? Promise.resolve(badRequestAnswer('Insufficient permission')) : next(request);
     }),
   },
-  { what: 'moderators may unsubscribe other users', rule: 'unsubscribe/others-by-role', mutate: actAs('DELETE', ROLE_CODE.admin, (form, role) => role === ROLE_CODE.moderator && form.has('principals')) },
+  { what: 'moderators may unsubscribe other users', rule: 'unsubscribe/others-by-role', mutate: actAs('DELETE', ROLE.ADMINISTRATOR, (form, role) => role === ROLE.MODERATOR && form.has('principals')) },
   {
     what: 'a member naming itself as principal is treated as unsubscribing others',
     rule: 'unsubscribe/others-by-role',
     mutate: on('DELETE', SUBSCRIBE, (request, next, app) => {
       const user = caller(app, request);
       const principals = jsonParam<number[]>(formOf(request), 'principals');
-      return user?.role === ROLE_CODE.member && principals?.length === 1 && principals[0] === user.id ? Promise.resolve(errorAnswer('Insufficient permission')) : next(request);
+      return user?.role === ROLE.MEMBER && principals?.length === 1 && principals[0] === user.id ? Promise.resolve(badRequestAnswer('Insufficient permission')) : next(request);
     }),
   },
   {
@@ -160,7 +161,7 @@ const BREAKAGES: ReadonlyArray<{ what: string; rule: string; mutate: Mutation; l
     rule: 'subscribe/repeat-and-resubscribe',
     mutate: on('DELETE', SUBSCRIBE, async (request, next) => {
       const response = await next(request);
-      return response.status === 200 && (JSON.parse(response.body) as { not_removed: unknown[] }).not_removed.length > 0 ? errorAnswer('Not subscribed') : response;
+      return response.status === 200 && (JSON.parse(response.body) as { not_removed: unknown[] }).not_removed.length > 0 ? badRequestAnswer('Not subscribed') : response;
     }),
   },
   { what: 'new_subscription_messages_sent is never sent', rule: 'subscribe/new-subscription-messages-sent', mutate: on('POST', SUBSCRIBE, async (request, next) => mapJsonBody(await next(request), (body) => delete body.new_subscription_messages_sent)) },

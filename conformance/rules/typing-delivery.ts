@@ -93,8 +93,7 @@ const emptyTopicAliases: Rule = {
     const receiver = ctx.as('second-member');
     const { emptyTopicDisplayName } = await realmLimits(receiver);
     check(typeof emptyTopicDisplayName === 'string', 'register gives no realm_empty_topic_display_name');
-    const modern = await openQueue(receiver, ['typing', 'drafts'], { stream_typing_notifications: true, empty_topic_name: true });
-    ctx.cleanup('delete typing queue', async () => modern.close());
+    const modern = await openTypingQueue(ctx, receiver, true, { empty_topic_name: true });
     const legacy = await openTypingQueue(ctx, receiver, true);
     await drainQueues(receiver, [modern, legacy]);
     const aliases = [emptyTopicDisplayName, ...(ctx.featureLevel >= EMPTY_TOPIC_LEVELS.NO_TOPIC ? ['(no topic)'] : [])];

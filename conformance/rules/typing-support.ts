@@ -31,9 +31,12 @@ export async function sharedChannel(ctx: RuleContext): Promise<Channel> {
   return channel!;
 }
 
-/** A typing queue of `client`'s user (declaring `stream_typing_notifications` when `capable`), deleted after the rule; it takes `drafts` events too, for `drainQueues`. */
-export async function openTypingQueue(ctx: RuleContext, client: ApiClient, capable: boolean): Promise<EventQueue> {
-  const queue = await openQueue(client, ['typing', 'drafts'], capable ? { stream_typing_notifications: true } : {});
+/**
+ * A typing queue of `client`'s user (declaring `stream_typing_notifications` when `capable`, and
+ * any `extra` capabilities), deleted after the rule; it takes `drafts` events too, for `drainQueues`.
+ */
+export async function openTypingQueue(ctx: RuleContext, client: ApiClient, capable: boolean, extra: Readonly<Record<string, boolean>> = {}): Promise<EventQueue> {
+  const queue = await openQueue(client, ['typing', 'drafts'], capable ? { stream_typing_notifications: true, ...extra } : extra);
   ctx.cleanup('delete typing queue', async () => queue.close());
   return queue;
 }

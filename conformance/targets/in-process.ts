@@ -81,6 +81,10 @@ function controllerApi(handler: Handler, controller: Controller): Required<Pick<
   };
 }
 
+/** An answer's headers with their names lower-cased, as undici gives them. */
+const lowerCaseNames = (headers: Readonly<Record<string, string>>): Record<string, string> =>
+  Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
+
 /** The signal of a request whose client set none: never aborted. */
 const NEVER_ABORTED = new AbortController().signal;
 
@@ -117,10 +121,9 @@ export class InProcessDispatcher extends Dispatcher implements DirectAnswering {
     if (signal.aborted) throw signal.reason;
     const headers = headerRecord(request.headers);
     headers.host ??= new URL(request.origin).host;
-    const body = typeof request.body === 'string' ? new Uint8Array(Buffer.from(request.body, 'utf8')) : (request.body ?? new Uint8Array());
+    const body = await bodyBytes(request.body);
     const response = await unlessAborted(this.handler({ method: request.method, path: request.path, headers, body, signal }), signal);
-    const responseHeaders: Record<string, string> = {};
-    for (const [name, value] of Object.entries(response.headers)) responseHeaders[name.toLowerCase()] = value;
+    const responseHeaders = lowerCaseNames(response.headers);
     const text = request.method === 'HEAD' ? '' : typeof response.body === 'string' ? response.body : Buffer.from(response.body).toString('utf8');
     return { status: response.status, headers: responseHeaders, text };
   }
@@ -168,7 +171,7 @@ export class InProcessDispatcher extends Dispatcher implements DirectAnswering {
       const request: InProcessRequest = { method: options.method, path: options.path, headers, body, signal: requestAbort.signal };
       if (abortReason) throw abortReason;
       const response = await Promise.race([this.handler(request), aborted]);
-      const responseHeaders = Object.fromEntries(Object.entries(response.headers).map(([k, v]) => [k.toLowerCase(), v]));
+      const responseHeaders = lowerCaseNames(response.headers);
       api.onResponseStart(controller, response.status, responseHeaders, STATUS_CODES[response.status] ?? '');
       const payload = typeof response.body === 'string' ? Buffer.from(response.body, 'utf8') : Buffer.from(response.body);
       if (payload.length > 0 && options.method !== 'HEAD' && !abortReason) api.onResponseData(controller, payload);

@@ -79,8 +79,7 @@ export function sendPermissionEvents(world: World, actor: User, stream: Stream, 
   let created: Audience | undefined;
   if (old.inviteOnly && !stream.inviteOnly) {
     const subscribers = subscriberIds(world, stream.id);
-    const sawBefore = new Set([...subscribers, ...adminUserIds(world), ...metadataGroupUserIds(world, stream)]);
-    created = activeUsersAudience(world, { includeGuests: false }).without(sawBefore);
+    created = activeUsersAudience(world, { includeGuests: false }).without(privateMetadataUserIds(world, stream));
     world.events.send({ type: 'stream', op: 'create', streams: [channelToApi(world, stream)] }, created);
     world.events.send({ type: 'subscription', op: 'peer_add', stream_ids: [stream.id], user_ids: subscribers }, created);
   }

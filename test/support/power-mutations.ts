@@ -8,12 +8,12 @@ import type { User } from '../../lib/entities/user.js';
 import type { ChatApp } from '../../server/app.js';
 import type { ApiRequest, ApiResponse } from '../../server/request.js';
 import { failedIds, failureLines, mapJsonBody, type Mutation, runOnReference } from './conformance.js';
-import { formOf, is, withForm } from './power-helpers.js';
+import { errorAnswer, formOf, is, rewriteAnswer, withForm } from './power-helpers.js';
 
 export const SUCCESS: ApiResponse = { status: 200, headers: { 'content-type': 'application/json' }, body: '{"result":"success","msg":""}\n' };
 
 /** A 400 BAD_REQUEST answer with `msg`. */
-export const badRequestAnswer = (msg: string): ApiResponse => errorAnswer(msg);
+export const badRequestAnswer = (msg: string): ApiResponse => errorAnswer(400, 'BAD_REQUEST', msg);
 
 // Reading requests and acting as another user: the helpers every power test shares.
 export { actingAs as asUser, apiPath, asIago, caller, formOf, is, withForm } from './power-helpers.js';
@@ -37,21 +37,18 @@ export const refuseValue = (method: string, path: RegExp, name: string, value: s
   is(request, method, path) && formOf(request).get(name) === value ? Promise.resolve(answer) : next(request);
 
 /** Rewrites the JSON body of the answers to matching requests. */
-export const mapAnswers = (method: string, path: RegExp, change: (body: Record<string, unknown>) => void): Mutation => async (request, next) => {
-  const response = await next(request);
-  return is(request, method, path) ? mapJsonBody(response, change) : response;
-};
+export const mapAnswers = (method: string, path: RegExp, change: (body: Record<string, unknown>) => void): Mutation =>
+  rewriteAnswer((request) => is(request, method, path), change);
 
 /** Rewrites, in place, each event of a type in `GET /events` answers. */
 export const mapEvents = (type: string, change: (event: Record<string, unknown>) => void): Mutation =>
-  mapAnswers('GET', /^\/events$/, (body) => {
-    if (Array.isArray(body.events)) for (const event of body.events as Array<Record<string, unknown>>) if (event.type === type) change(event);
+  replaceEvents(type, (event) => {
+    change(event);
+    return event;
   });
 
 const API = '/api/v1';
 
-/** Role codes of the user entity (owner 100 ... guest 600). */
-export const ROLE_CODE = { owner: 100, admin: 200, moderator: 300, member: 400, guest: 600 } as const;
 
 /** The request with its form changed by `change`. */
 export function changeForm(request: ApiRequest, change: (form: URLSearchParams) => void): ApiRequest {
@@ -75,14 +72,6 @@ export const on =
     const matches = request.method === method && (typeof path === 'string' ? local === path : path.test(local));
     return matches ? mutate(request, next, app) : next(request);
   };
-
-/** A JSON error answer as the real server gives it. */
-export const errorAnswer = (msg: string, code = 'BAD_REQUEST', status = 400): ApiResponse => ({
-  status,
-  headers: { 'content-type': 'application/json' },
-  body: JSON.stringify({ result: 'error', msg, code }),
-});
-
 
 /** The parsed JSON value of a form parameter (undefined when absent or not JSON). */
 export function jsonParam<T>(form: URLSearchParams, name: string): T | undefined {
