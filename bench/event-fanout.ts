@@ -32,8 +32,8 @@ interface Command {
 
 async function serve(): Promise<void> {
   const { createApp } = await import('../server/index.js');
-  const { createHttpServer } = await import('../server/listen.js');
-  const { longPoller } = await import('../server/long-poll.js');
+  const { createHttpServer } = await import('../server/http/listen.js');
+  const { longPoller } = await import('../server/app/long-poll.js');
   const app = createApp({ logger: () => undefined });
   const http = createHttpServer(app);
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));

@@ -3,7 +3,7 @@
  * messages through the send path would measure the send path, not the reads that follow).
  */
 import type { Message } from '../lib/entities/message.js';
-import type { World } from '../lib/world.js';
+import type { World } from '../lib/state/world.js';
 
 const VERONA = 3;
 

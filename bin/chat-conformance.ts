@@ -6,7 +6,7 @@
  */
 import { main } from '../conformance/cli/main.js';
 import { createApp } from '../server/index.js';
-import { makeRequest } from '../server/request.js';
+import { makeRequest } from '../server/app/request.js';
 import { packageVersion } from './package-version.js';
 
 // A reader that stops early (`| head`) closes the pipe: end quietly instead of with a stack trace.

@@ -1,6 +1,6 @@
 /** The start banner of `chat-server`: where it listens, the level, and how to log in. */
 import type { User } from '../lib/entities/user.js';
-import type { World } from '../lib/world.js';
+import type { World } from '../lib/state/world.js';
 
 export interface BannerInfo {
   readonly version: string;

@@ -7,8 +7,8 @@
  */
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { MAX_FEATURE_LEVEL } from '../lib/features.js';
-import { FixtureError } from '../lib/fixture.js';
-import { REAL_API_RATE_LIMIT } from '../server/app.js';
+import { FixtureError } from '../lib/fixture/build.js';
+import { REAL_API_RATE_LIMIT } from '../server/app/app.js';
 import { startServer, StateFileError } from '../server/index.js';
 import { banner } from './chat-server-banner.js';
 import { packageVersion } from './package-version.js';

@@ -3,17 +3,17 @@
  * listen on a port (0 by default) so tests can start a fake server in milliseconds.
  */
 import type { AddressInfo } from 'node:net';
-import { type Clock, systemClock } from '../lib/clock.js';
-import { buildWorld } from '../lib/fixture.js';
-import type { Fixture } from '../lib/fixture-schema.js';
-import type { World } from '../lib/world.js';
+import { type Clock, systemClock } from '../lib/state/clock.js';
+import { buildWorld } from '../lib/fixture/build.js';
+import type { Fixture } from '../lib/fixture/schema.js';
+import type { World } from '../lib/state/world.js';
 import { loadFixture } from '../fixtures/index.js';
-import { type AppOptions, ChatApp } from './app.js';
-import { closeHttpServer, createHttpServer, type HttpOptions } from './listen.js';
+import { type AppOptions, ChatApp } from './app/app.js';
+import { closeHttpServer, createHttpServer, type HttpOptions } from './http/listen.js';
 import { isValidFeatureLevel, MAX_FEATURE_LEVEL, MIN_FEATURE_LEVEL } from '../lib/features.js';
-import { restoreWorld, snapshotWorld } from '../lib/world-snapshot.js';
-import { devFront } from './dev-front.js';
-import { loadStateFile, saveStateFile, StateFileError } from './state-file.js';
+import { restoreWorld, snapshotWorld } from '../lib/state/world-snapshot.js';
+import { devFront } from './dev/front.js';
+import { loadStateFile, saveStateFile, StateFileError } from './dev/state-file.js';
 
 export interface WorldConfig {
   /** A fixture path, or an already parsed fixture. Defaults to the development realm. */
@@ -150,16 +150,16 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   };
 }
 
-export { ChatApp } from './app.js';
-export type { AppOptions } from './app.js';
-export { makeRequest, type ApiRequest, type ApiResponse } from './request.js';
-export { ManualClock, systemClock, type Clock } from '../lib/clock.js';
-export { World } from '../lib/world.js';
+export { ChatApp } from './app/app.js';
+export type { AppOptions } from './app/app.js';
+export { makeRequest, type ApiRequest, type ApiResponse } from './app/request.js';
+export { ManualClock, systemClock, type Clock } from '../lib/state/clock.js';
+export { World } from '../lib/state/world.js';
 export { FEATURES, MAX_FEATURE_LEVEL } from '../lib/features.js';
 export { DEV_REALM_PATH, loadFixture } from '../fixtures/index.js';
-export { FixtureError } from '../lib/fixture.js';
-export { snapshotWorld, restoreWorld, SnapshotError, type WorldSnapshot } from '../lib/world-snapshot.js';
-export { StateFileError } from './state-file.js';
-export { waitForEvent, EventWaitTimeout, type WaitForEventOptions } from './wait-for-event.js';
-export type { EventQueueOptions } from './event-options.js';
+export { FixtureError } from '../lib/fixture/build.js';
+export { snapshotWorld, restoreWorld, SnapshotError, type WorldSnapshot } from '../lib/state/world-snapshot.js';
+export { StateFileError } from './dev/state-file.js';
+export { waitForEvent, EventWaitTimeout, type WaitForEventOptions } from './app/wait-for-event.js';
+export type { EventQueueOptions } from './app/event-options.js';
 export type { ChatEvent } from '../lib/events/hub.js';

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { linkAttachmentsInContent, onMessageDeleted, sweepUnusedAttachments, UNCLAIMED_ATTACHMENT_LIFETIME_MS } from '../lib/actions/attachments.js';
+import { linkAttachmentsInContent, onMessageDeleted, sweepUnusedAttachments, UNCLAIMED_ATTACHMENT_LIFETIME_MS } from '../lib/actions/personal/attachments.js';
 import { recordEvents } from './support/events.js';
 import { bad, errorOf, type Reply, testServer, type TestServer } from './support/harness.js';
 

@@ -3,7 +3,7 @@
  * attachments) prove their power: against deliberately broken variants of our server the named
  * rule fails; against the unbroken server every one of them passes at several feature levels.
  */
-import type { ApiRequest, ApiResponse } from '../server/request.js';
+import type { ApiRequest, ApiResponse } from '../server/app/request.js';
 import { mapJsonBody, type Mutation } from './support/conformance.js';
 import { type Breakage, eachBreakageFailsItsRule, passesUnbroken } from './support/power-mutations.js';
 

@@ -4,8 +4,8 @@
  * limited to the rules of the area and few property runs, so the test stays fast.
  */
 import t from 'tap';
-import type { ChatApp } from '../server/app.js';
-import type { ApiRequest, ApiResponse } from '../server/request.js';
+import type { ChatApp } from '../server/app/app.js';
+import type { ApiRequest, ApiResponse } from '../server/app/request.js';
 import { failedIds, failureLines, mapJsonBody, type Mutation, runOnReference } from './support/conformance.js';
 
 const AREA = ['subscribe/*', 'subscriptions/*', 'subscriptions-list/*', 'unsubscribe/*', 'get-stream-id/*', 'typing/*', 'user-topics/*', 'mark-topic-as-read/*', 'deactivate-user/*'];

@@ -5,7 +5,7 @@
  */
 import t from 'tap';
 import { runSuite } from '../conformance/index.js';
-import { DeliveryPipeline } from '../lib/delivery-delay.js';
+import { DeliveryPipeline } from '../lib/state/delivery-delay.js';
 import { createApp, makeRequest } from '../server/index.js';
 import { testServer } from './support/harness.js';
 

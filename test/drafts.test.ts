@@ -1,6 +1,6 @@
 import t from 'tap';
-import { deleteAllDraftsOf } from '../lib/actions/drafts.js';
-import { draftsState } from '../lib/queries/drafts.js';
+import { deleteAllDraftsOf } from '../lib/actions/personal/drafts.js';
+import { draftsState } from '../lib/queries/personal/drafts.js';
 import { recordEvents } from './support/events.js';
 import { bad, errorOf, testServer, type TestServer } from './support/harness.js';
 

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { apiEmail } from '../lib/queries/users.js';
+import { apiEmail } from '../lib/queries/users/users.js';
 import { checkEventsConvergeFor, MODERN_CAPABILITIES } from './support/apply-events.js';
 import { addSubscribedMembers, userOf } from './support/channels.js';
 import { activeIds, checkRecipients, isEvent, listenAll } from './support/event-recipients.js';

@@ -1,8 +1,8 @@
 import t from 'tap';
 import { loadFixture } from '../fixtures/index.js';
-import type { Fixture } from '../lib/fixture-schema.js';
-import { buildWorld, FixtureError } from '../lib/fixture.js';
-import { ManualClock } from '../lib/clock.js';
+import type { Fixture } from '../lib/fixture/schema.js';
+import { buildWorld, FixtureError } from '../lib/fixture/build.js';
+import { ManualClock } from '../lib/state/clock.js';
 import { testServer } from './support/harness.js';
 
 const DEV = loadFixture();

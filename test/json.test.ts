@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import t from 'tap';
-import { JsonFloat, JsonSyntaxError, parseJson, type JsonValue } from '../lib/json.js';
-import { bool, int, list, object, optional, required, str } from '../lib/schema.js';
+import { JsonFloat, JsonSyntaxError, parseJson, type JsonValue } from '../lib/input/json.js';
+import { bool, int, list, object, optional, required, str } from '../lib/input/schema.js';
 import { ApiError } from '../lib/errors.js';
 
 /** Converts our representation back to plain JS for comparison with JSON.parse. */

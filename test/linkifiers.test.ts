@@ -1,6 +1,6 @@
 import t from 'tap';
-import { checkRe2 } from '../lib/re2-syntax.js';
-import { parseUriTemplate } from '../lib/uri-template.js';
+import { checkRe2 } from '../lib/patterns/re2-syntax.js';
+import { parseUriTemplate } from '../lib/patterns/uri-template.js';
 import { recordEvents } from './support/events.js';
 import { bad, errorOf, testServer } from './support/harness.js';
 

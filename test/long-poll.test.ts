@@ -1,6 +1,6 @@
 import t, { type Test } from 'tap';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ManualClock } from '../lib/clock.js';
+import { ManualClock } from '../lib/state/clock.js';
 import { eventQueues } from '../lib/events/queues.js';
 import { type EventQueueOptions, type RunningServer, startServer, waitForEvent } from '../server/index.js';
 import { basic, encodeParams, type Params } from './support/harness.js';

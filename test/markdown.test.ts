@@ -1,6 +1,6 @@
 import t from 'tap';
-import { renderMarkdown } from '../lib/markdown.js';
-import { render } from '../lib/render.js';
+import { renderMarkdown } from '../lib/rendering/markdown/index.js';
+import { render } from '../lib/rendering/render.js';
 import { testServer } from './support/harness.js';
 
 const s = testServer();

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { uploadAttachment } from '../lib/actions/attachments.js';
+import { uploadAttachment } from '../lib/actions/personal/attachments.js';
 import { namedGroup } from '../lib/entities/group.js';
 import type { RealmPermissionSetting } from '../lib/entities/realm.js';
 import type { SystemGroupName } from '../lib/entities/group.js';

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { htmlDiff } from '../lib/html-diff.js';
+import { htmlDiff } from '../lib/rendering/html-diff.js';
 import { errorOf, testServer, type TestServer } from './support/harness.js';
 
 const HAMLET = 'hamlet@zulip.com';

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { navigationViewsState } from '../lib/queries/navigation-views.js';
+import { navigationViewsState } from '../lib/queries/personal/navigation-views.js';
 import { recordEvents } from './support/events.js';
 import { bad, errorOf, testServer, type TestServer } from './support/harness.js';
 

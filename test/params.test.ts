@@ -1,8 +1,8 @@
 import t from 'tap';
 import { FEATURES } from '../lib/features.js';
-import { bool, int, list } from '../lib/schema.js';
-import type { RequestParams } from '../server/form.js';
-import { json, readDeclared } from '../server/params.js';
+import { bool, int, list } from '../lib/input/schema.js';
+import type { RequestParams } from '../server/app/form.js';
+import { json, readDeclared } from '../server/app/params.js';
 import { testServer } from './support/harness.js';
 
 const form = (entries: Record<string, string>): RequestParams => ({ body: new Map(Object.entries(entries)), query: new Map(), files: [] });

@@ -1,6 +1,6 @@
 import t from 'tap';
-import { SIMULATED_RELAY_PUBLIC_KEY } from '../lib/actions/push-relay.js';
-import { pushDevicesState } from '../lib/queries/push.js';
+import { SIMULATED_RELAY_PUBLIC_KEY } from '../lib/actions/personal/push-relay.js';
+import { pushDevicesState } from '../lib/queries/personal/push.js';
 import { recordEvents } from './support/events.js';
 import { errorOf, testServer, type TestServer } from './support/harness.js';
 

@@ -5,7 +5,7 @@
  */
 import t from 'tap';
 import { runSuite } from '../conformance/index.js';
-import { ManualClock } from '../lib/clock.js';
+import { ManualClock } from '../lib/state/clock.js';
 import { createApp, makeRequest } from '../server/index.js';
 import { testServer } from './support/harness.js';
 

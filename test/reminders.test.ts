@@ -1,5 +1,5 @@
 import t from 'tap';
-import type { Clock } from '../lib/clock.js';
+import type { Clock } from '../lib/state/clock.js';
 import { createApp } from '../server/index.js';
 import { recordEvents } from './support/events.js';
 import { basic, Client, errorOf, testServer, type TestServer } from './support/harness.js';

@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import t from 'tap';
-import { ROUTES } from '../server/routes.js';
+import { ROUTES } from '../server/app/routes.js';
 import { basic, Client, testServer } from './support/harness.js';
 
 const hostileStrings = fc.oneof(

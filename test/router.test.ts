@@ -4,8 +4,8 @@
  * the rest of the path, percent-escapes decoded before matching.
  */
 import t from 'tap';
-import { open as openEndpoint, type RouteDef } from '../server/endpoint.js';
-import { Router } from '../server/router.js';
+import { open as openEndpoint, type RouteDef } from '../server/app/endpoint.js';
+import { Router } from '../server/app/router.js';
 import { testServer } from './support/harness.js';
 
 const endpoint = (name: string) => openEndpoint({ params: {}, run: () => ({ name }) });

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { channelPolicy, newSubscriptionMessagesAllowed } from '../lib/actions/subscription-notices.js';
+import { channelPolicy, newSubscriptionMessagesAllowed } from '../lib/actions/channels/subscription-notices.js';
 import type { Message } from '../lib/entities/message.js';
 import type { Stream } from '../lib/entities/stream.js';
 import { addSubscribedMembers, CORDELIA, DESDEMONA, HAMLET, IAGO, names, ofType, OTHELLO, recordEvents, sortedIds, sub, userOf } from './support/channels.js';

@@ -1,6 +1,6 @@
 import t from 'tap';
-import { compareCodePoints } from '../lib/strings.js';
-import { subscriptionsState } from '../lib/queries/subscriptions.js';
+import { compareCodePoints } from '../lib/input/strings.js';
+import { subscriptionsState } from '../lib/queries/channels/subscriptions.js';
 import { addSubscribedMembers, bad, CORDELIA, HAMLET, IAGO, OTHELLO, POLONIUS, sortedIds, userOf } from './support/channels.js';
 import { errorOf, testServer, type TestServer } from './support/harness.js';
 

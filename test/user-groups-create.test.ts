@@ -1,6 +1,6 @@
 import t from 'tap';
 import { namedGroup } from '../lib/entities/group.js';
-import { activeRealmUserIds } from '../lib/queries/access.js';
+import { activeRealmUserIds } from '../lib/queries/users/access.js';
 import { recordEvents } from './support/events.js';
 import { bad, errorOf, testServer, type TestServer } from './support/harness.js';
 import { sys } from './support/user-groups.js';

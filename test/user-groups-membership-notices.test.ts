@@ -1,6 +1,6 @@
 /** Membership notices (Notification Bot DMs) and group names that are not safe object keys. */
 import t from 'tap';
-import { membershipNotices } from '../lib/actions/user-group-notices.js';
+import { membershipNotices } from '../lib/actions/groups/user-group-notices.js';
 import { testServer, type TestServer } from './support/harness.js';
 import { hamletsGroup, membersUpdate as update } from './support/user-groups.js';
 

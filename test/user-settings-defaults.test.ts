@@ -1,5 +1,5 @@
 import t from 'tap';
-import { userSettingsDefaultsState } from '../lib/queries/user-settings-defaults.js';
+import { userSettingsDefaultsState } from '../lib/queries/realm/user-settings-defaults.js';
 import { recordEvents } from './support/events.js';
 import { errorOf, testServer } from './support/harness.js';
 

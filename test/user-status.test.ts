@@ -1,5 +1,5 @@
 import t from 'tap';
-import { userStatusState } from '../lib/queries/user-status.js';
+import { userStatusState } from '../lib/queries/users/user-status.js';
 import type { User } from '../lib/entities/user.js';
 import { recordEvents } from './support/events.js';
 import { bad, errorOf, testServer, type TestServer } from './support/harness.js';

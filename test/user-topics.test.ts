@@ -1,5 +1,5 @@
 import t from 'tap';
-import { mutedTopicsState, userTopicsState } from '../lib/queries/user-topics.js';
+import { mutedTopicsState, userTopicsState } from '../lib/queries/personal/user-topics.js';
 import { recordEvents } from './support/events.js';
 import { bad, errorOf, testServer, type TestServer } from './support/harness.js';
 

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { makeRequest } from '../server/request.js';
+import { makeRequest } from '../server/app/request.js';
 import { basic, testServer, type TestServer } from './support/harness.js';
 
 const HAMLET = 'hamlet@zulip.com';

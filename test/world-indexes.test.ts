@@ -4,8 +4,8 @@
  */
 import fc from 'fast-check';
 import t, { type Test } from 'tap';
-import { LayeredMap } from '../lib/layered-map.js';
-import type { World } from '../lib/world.js';
+import { LayeredMap } from '../lib/state/layered-map.js';
+import type { World } from '../lib/state/world.js';
 import { testServer } from './support/harness.js';
 
 const USERS = ['iago@zulip.com', 'hamlet@zulip.com', 'othello@zulip.com', 'polonius@zulip.com', 'desdemona@zulip.com'];

@@ -6,7 +6,7 @@
  * Content is generated already normalised (no surrounding whitespace), so it reads back as sent.
  */
 import fc from 'fast-check';
-import { printableText } from '../rules/arbitraries.js';
+import { printableText } from '../rules/support/arbitraries.js';
 
 export type DraftType = '' | 'stream' | 'private';
 

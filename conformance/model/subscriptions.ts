@@ -9,8 +9,8 @@ import type { ApiClient } from '../client/api-client.js';
 import type { IdentityName } from '../credentials/types.js';
 import { check, expectEqual, expectShape, expectSuccess, fail } from '../expect/assert.js';
 import { v } from '../expect/shape.js';
-import { type Channel, createChannels, type DirectoryUser, ownSubscriptions, sorted, userDirectory } from '../rules/channel-fixtures.js';
-import { expectSubscribeOutcome } from '../rules/subscribe-support.js';
+import { type Channel, createChannels, type DirectoryUser, ownSubscriptions, sorted, userDirectory } from '../rules/support/channel-fixtures.js';
+import { expectSubscribeOutcome } from '../rules/channels/subscribe-support.js';
 import type { Rule, RuleContext } from '../rules/types.js';
 
 /** The model: which of the run's users is subscribed to which of the run's channels. */

@@ -10,7 +10,7 @@
 import fc from 'fast-check';
 import type { ApiClient } from '../client/api-client.js';
 import { expectEqual, expectError, expectSuccess } from '../expect/assert.js';
-import { groupList } from '../rules/user-groups-support.js';
+import { groupList } from '../rules/groups/user-groups-support.js';
 
 export interface SubgroupsModel {
   /** The groups of the sequence (created once per rule). */

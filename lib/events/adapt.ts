@@ -4,8 +4,8 @@
  * canonical payload with raw topic names; everything client-specific happens here.
  */
 import { FEATURES } from '../features.js';
-import type { World } from '../world.js';
-import { displayTopic } from '../topic-names.js';
+import type { World } from '../state/world.js';
+import { displayTopic } from '../input/topic-names.js';
 import type { ChatEvent } from './hub.js';
 import { flagsOf, messageEventForQueue, type MessagePayload } from './message-payload.js';
 import { matchesNarrow } from './narrow.js';

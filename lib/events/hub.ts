@@ -13,7 +13,7 @@ export type EventListener = (event: ChatEvent, recipients: Recipients) => void;
 
 export class EventHub {
   private readonly listeners = new Set<EventListener>();
-  /** Set for a delivery delay (lib/delivery-delay.ts): listeners then hear each event later, in order. */
+  /** Set for a delivery delay (lib/state/delivery-delay.ts): listeners then hear each event later, in order. */
   defer: ((work: () => void) => void) | undefined;
 
   /** Sends `event` to each of `userIds` (duplicates are ignored), or to everyone an audience includes. */

@@ -12,9 +12,9 @@
  *
  * Flags are the event's `flags` (emitters send one event per distinct flag set).
  */
-import { avatarUrl } from '../queries/users.js';
-import type { World } from '../world.js';
-import { displayTopic } from '../topic-names.js';
+import { avatarUrl } from '../queries/users/users.js';
+import type { World } from '../state/world.js';
+import { displayTopic } from '../input/topic-names.js';
 import type { ChatEvent } from './hub.js';
 import type { QueueOptions } from './queue-options.js';
 

@@ -3,8 +3,8 @@
  * `narrow_predicate.py` applies it. Terms are ANDed; negation is not supported for events.
  */
 import { badRequest } from '../errors.js';
-import { list, schema, str } from '../schema.js';
-import { RESOLVED_TOPIC_PREFIX } from '../topic-names.js';
+import { list, schema, str } from '../input/schema.js';
+import { RESOLVED_TOPIC_PREFIX } from '../input/topic-names.js';
 
 export interface NarrowTerm {
   readonly operator: string;

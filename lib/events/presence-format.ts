@@ -14,9 +14,9 @@
  * 3. otherwise (no row) both come from the newest legacy record's `timestamp`, and an `idle`
  *    record leaves `active_timestamp` at `date_joined`.
  */
-import { seconds } from '../clock.js';
-import { type ModernPresence, modernPresence } from '../queries/presence.js';
-import type { World } from '../world.js';
+import { seconds } from '../state/clock.js';
+import { type ModernPresence, modernPresence } from '../queries/users/presence.js';
+import type { World } from '../state/world.js';
 import type { ChatEvent } from './hub.js';
 
 function legacyRecord(event: ChatEvent): { status: string; timestamp: number } | undefined {

@@ -4,10 +4,10 @@
  * read by `GET /events`, removed by `DELETE /events` or by the idle sweep.
  *
  * The registry is pure state on the world's clock. Waiting, heartbeats and the periodic sweep
- * are the HTTP layer's business (server/long-poll.ts).
+ * are the HTTP layer's business (server/app/long-poll.ts).
  */
 import { randomUUID } from 'node:crypto';
-import type { World } from '../world.js';
+import type { World } from '../state/world.js';
 import { eventsForQueue } from './adapt.js';
 import { badEventQueueId, EventQueue, type QueuedEvent } from './event-queue.js';
 import { Audience, type Recipients } from './audience.js';

@@ -6,9 +6,9 @@ import { VISIBILITY_POLICY } from '../entities/personal.js';
 import type { Message } from '../entities/message.js';
 import type { Stream } from '../entities/stream.js';
 import type { User } from '../entities/user.js';
-import { apiEmail } from '../queries/users.js';
-import { topicVisibilityPolicy } from '../queries/user-topics.js';
-import type { World } from '../world.js';
+import { apiEmail } from '../queries/users/users.js';
+import { topicVisibilityPolicy } from '../queries/personal/user-topics.js';
+import type { World } from '../state/world.js';
 import type { Operand } from './terms.js';
 
 /** A channel by case-insensitive name or by ID, archived ones included. */

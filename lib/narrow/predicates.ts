@@ -7,8 +7,8 @@
 import type { Message } from '../entities/message.js';
 import type { User } from '../entities/user.js';
 import { FEATURES } from '../features.js';
-import { RESOLVED_TOPIC_PREFIX, renameGeneralChat } from '../topic-names.js';
-import type { World } from '../world.js';
+import { RESOLVED_TOPIC_PREFIX, renameGeneralChat } from '../input/topic-names.js';
+import type { World } from '../state/world.js';
 import { channelByOperand, isFollowedBy, isMutedFor, participants, userByOperand } from './lookups.js';
 import { matchesSearch, parseSearch, type SearchQuery } from './search.js';
 import { badNarrow, operandText, type NarrowTerm, type Operand } from './terms.js';

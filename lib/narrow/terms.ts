@@ -6,9 +6,9 @@
  */
 import { ApiError, badRequest } from '../errors.js';
 import { FEATURES } from '../features.js';
-import type { JsonValue } from '../json.js';
-import { invalidValue, itemPath, keyPath, schema, type Schema } from '../schema.js';
-import type { World } from '../world.js';
+import type { JsonValue } from '../input/json.js';
+import { invalidValue, itemPath, keyPath, schema, type Schema } from '../input/schema.js';
+import type { World } from '../state/world.js';
 
 /** A term's operand: a string, an integer (IDs), or a list of user IDs (`dm`). */
 export type Operand = string | number | readonly number[];

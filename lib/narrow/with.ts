@@ -7,8 +7,8 @@
 import type { Message } from '../entities/message.js';
 import type { User } from '../entities/user.js';
 import { FEATURES } from '../features.js';
-import { canReadMessage } from '../queries/messages.js';
-import type { World } from '../world.js';
+import { canReadMessage } from '../queries/messages/messages.js';
+import type { World } from '../state/world.js';
 import { badNarrow, badNarrowCombination, type NarrowTerm } from './terms.js';
 
 const CONVERSATION_OPERATORS = new Set(['stream', 'channel', 'topic', 'dm', 'pm-with']);

@@ -5,10 +5,10 @@
  */
 import type { AddressInfo } from 'node:net';
 import { type InProcessHandler, runSuite, type SuiteResult } from '../../conformance/index.js';
-import type { ChatApp } from '../../server/app.js';
+import type { ChatApp } from '../../server/app/app.js';
 import { createApp, type CreateAppOptions } from '../../server/index.js';
-import { createHttpServer } from '../../server/listen.js';
-import { type ApiRequest, type ApiResponse, makeRequest } from '../../server/request.js';
+import { createHttpServer } from '../../server/http/listen.js';
+import { type ApiRequest, type ApiResponse, makeRequest } from '../../server/app/request.js';
 
 /** A deliberate breakage: sees each request and may change it, the answer, or both. */
 export type Mutation = (request: ApiRequest, next: (request: ApiRequest) => Promise<ApiResponse>, app: ChatApp) => Promise<ApiResponse>;

@@ -2,13 +2,13 @@
  * In-process test harness: a fresh world on a manual clock, and clients that call the request
  * handler directly (no socket) with form-encoded parameters, as real clients send them.
  */
-import { ManualClock } from '../../lib/clock.js';
-import type { ChatApp } from '../../server/app.js';
+import { ManualClock } from '../../lib/state/clock.js';
+import type { ChatApp } from '../../server/app/app.js';
 import { loadFixture } from '../../fixtures/index.js';
-import type { Fixture } from '../../lib/fixture-schema.js';
+import type { Fixture } from '../../lib/fixture/schema.js';
 import { createApp, type CreateAppOptions } from '../../server/index.js';
-import { makeRequest } from '../../server/request.js';
-import type { World } from '../../lib/world.js';
+import { makeRequest } from '../../server/app/request.js';
+import type { World } from '../../lib/state/world.js';
 
 export interface Reply {
   readonly status: number;

@@ -4,8 +4,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { User } from '../../lib/entities/user.js';
-import type { ChatApp } from '../../server/app.js';
-import type { ApiRequest, ApiResponse } from '../../server/request.js';
+import type { ChatApp } from '../../server/app/app.js';
+import type { ApiRequest, ApiResponse } from '../../server/app/request.js';
 import { mapJsonBody, type Mutation } from './conformance.js';
 
 /** The request path below `/api/v1`, decoded. */

@@ -5,8 +5,8 @@
  */
 import t from 'tap';
 import type { User } from '../../lib/entities/user.js';
-import type { ChatApp } from '../../server/app.js';
-import type { ApiRequest, ApiResponse } from '../../server/request.js';
+import type { ChatApp } from '../../server/app/app.js';
+import type { ApiRequest, ApiResponse } from '../../server/app/request.js';
 import { failedIds, failureLines, mapJsonBody, type Mutation, runOnReference } from './conformance.js';
 import { errorAnswer, formOf, is, rewriteAnswer, withForm } from './power-helpers.js';
 

@@ -1,0 +1,195 @@
+/**
+ * `POST /messages` (reference §2.1): recipients, topic, content and the sender's right to post,
+ * checked in the real server's order (view parsing, `Addressee.legacy_build`, `check_message`).
+ */
+import { ApiError, badRequest } from '../../errors.js';
+import type { Recipient } from '../../entities/message.js';
+import type { Stream } from '../../entities/stream.js';
+import { isGuest, type User } from '../../entities/user.js';
+import { FEATURES } from '../../features.js';
+import { parseJson, type JsonValue, JsonSyntaxError } from '../../input/json.js';
+import { canAccessUser, isSubscribed } from '../../queries/users/access.js';
+import { hasGroupSetting } from '../../queries/groups/groups.js';
+import { apiEmail, canSeeDeliveryEmail } from '../../queries/users/users.js';
+import {
+  checkTopic,
+  checkTopicsPolicy,
+  codePointLength,
+  interpretSendTopic,
+  invalidCharacterPosition,
+  pythonStrip,
+  truncateTopic,
+} from '../../input/topic-names.js';
+import type { World } from '../../state/world.js';
+import { deliverMessage, normalizeContent } from './messages.js';
+
+export type SendType = 'direct' | 'private' | 'stream' | 'channel';
+
+export interface SendRequest {
+  readonly type: SendType;
+  readonly to: string | undefined;
+  readonly topic: string | undefined;
+  readonly content: string;
+  /** FL 236; unset means read (this server's heuristic: every sender reads its own message). */
+  readonly readBySender: boolean | undefined;
+  readonly client: string;
+}
+
+const notAuthorized = (stream: Stream) => badRequest(`Not authorized to send to channel '${stream.name}'`);
+
+/** `extract_stream_indicator`: a raw name, a JSON name or ID, or a one-element JSON list of either. */
+function streamIndicator(raw: string): string | number {
+  let data: JsonValue;
+  try {
+    data = parseJson(raw);
+  } catch (error) {
+    if (error instanceof JsonSyntaxError) return raw;
+    throw error;
+  }
+  if (Array.isArray(data)) {
+    if (data.length !== 1) throw badRequest('Expected exactly one channel');
+    data = data[0] as JsonValue;
+  }
+  if (typeof data === 'string' || typeof data === 'number') return data;
+  throw badRequest('Invalid data type for channel');
+}
+
+/** `extract_private_recipients`: JSON list of emails or of IDs, or comma-separated emails. */
+function privateRecipients(raw: string): string[] | number[] {
+  let data: JsonValue;
+  try {
+    data = parseJson(raw);
+  } catch (error) {
+    if (!(error instanceof JsonSyntaxError)) throw error;
+    data = raw;
+  }
+  if (typeof data === 'string') data = data.split(',');
+  if (!Array.isArray(data)) throw badRequest('Invalid data type for recipients');
+  if (data.length === 0) return [];
+  const mixed = () => badRequest('Recipient lists may contain emails or user IDs, but not both.');
+  if (typeof data[0] === 'string') {
+    if (!data.every((item): item is string => typeof item === 'string')) throw mixed();
+    return [...new Set(data.map((email) => pythonStrip(email)))].filter((email) => email !== '');
+  }
+  if (typeof data[0] !== 'number') throw badRequest('Invalid data type for recipients');
+  if (!data.every((item): item is number => typeof item === 'number')) throw mixed();
+  return [...new Set(data)];
+}
+
+function userById(world: World, id: number): User {
+  const user = world.users.get(id);
+  if (!user) throw badRequest(`Invalid user ID ${id}`);
+  return user;
+}
+
+/**
+ * The user a recipient email names: its API email (the real one, or `user<ID>@` the fake domain
+ * when the address is hidden), or its real email when the sender may see it. Looked up, not
+ * searched, so a send costs the same in any size of realm.
+ */
+function userByEmail(world: World, sender: User, email: string): User {
+  const lower = email.toLowerCase();
+  const fake = /^user(\d{1,15})@(.+)$/.exec(lower);
+  const byId = fake && fake[2] === world.realm.fakeEmailDomain.toLowerCase() ? world.users.get(Number(fake[1])) : undefined;
+  if (byId && apiEmail(world, byId).toLowerCase() === lower) return byId;
+  const byAddress = world.usersByEmail.get(lower);
+  if (byAddress && (apiEmail(world, byAddress).toLowerCase() === lower || canSeeDeliveryEmail(sender, byAddress))) return byAddress;
+  throw badRequest(`Invalid email '${email}'`);
+}
+
+/** `check_stream_access_based_on_can_send_message_group` with the bot-owner fallback. */
+function checkCanPost(world: World, sender: User, stream: Stream): void {
+  const setting = stream.settings.get('can_send_message_group');
+  if (!setting || sender.isSystemBot) return;
+  const owner = sender.isBot && sender.botOwnerId !== null ? world.users.get(sender.botOwnerId) : undefined;
+  if (hasGroupSetting(world, sender, setting) || (owner && hasGroupSetting(world, owner, setting))) return;
+  throw badRequest('You do not have permission to post in this channel.');
+}
+
+/** `access_stream_for_send_message`: posting right, archived channels, then channel access. */
+export function checkStreamSendAccess(world: World, sender: User, stream: Stream): void {
+  checkCanPost(world, sender, stream);
+  if (stream.isArchived) throw notAuthorized(stream);
+  if (sender.isSystemBot || stream.isWebPublic) return;
+  if (!stream.inviteOnly && !isGuest(sender)) return;
+  if (isSubscribed(world, sender.id, stream.id)) return;
+  if (sender.isBot && sender.botOwnerId !== null && isSubscribed(world, sender.botOwnerId, stream.id)) return;
+  throw notAuthorized(stream);
+}
+
+function findStream(world: World, indicator: string | number): Stream {
+  if (typeof indicator === 'number') {
+    const stream = world.streams.get(indicator);
+    if (!stream) throw new ApiError('STREAM_DOES_NOT_EXIST', 400, `Channel with ID '${indicator}' does not exist`, { stream_id: indicator });
+    return stream;
+  }
+  const name = pythonStrip(indicator);
+  checkChannelName(name);
+  const stream = world.streamByName(name);
+  if (!stream) {
+    // The real server HTML-escapes the name it echoes (Django's `escape`).
+    const shown = escapeName(name);
+    throw new ApiError('STREAM_DOES_NOT_EXIST', 400, `Channel '${shown}' does not exist`, { stream: shown });
+  }
+  return stream;
+}
+
+/** `check_stream_name` (real-server notes on subscriptions-typing-topics §1.5). */
+function checkChannelName(name: string): void {
+  if (name === '') throw badRequest("Channel name can't be empty.");
+  if (codePointLength(name) > 60) throw badRequest('Channel name too long (limit: 60 characters).');
+  const position = invalidCharacterPosition(name);
+  if (position !== undefined) throw badRequest(`Invalid character in channel name, at position ${position}.`);
+}
+
+const ESCAPES = new Map([['&', '&amp;'], ['<', '&lt;'], ['>', '&gt;'], ['"', '&quot;'], ["'", '&#x27;']]);
+const escapeName = (name: string): string => name.replace(/[&<>"']/g, (c) => ESCAPES.get(c) ?? c);
+
+function allowedTypes(world: World): SendType[] {
+  const types: SendType[] = ['private', 'stream'];
+  if (world.has(FEATURES.SEND_MESSAGE_DIRECT)) types.push('direct');
+  if (world.has(FEATURES.SEND_MESSAGE_CHANNEL)) types.push('channel');
+  return types;
+}
+
+/** Validates and sends; returns the new message's ID. An error leaves no trace. */
+export function sendMessage(world: World, sender: User, request: SendRequest): number {
+  if (!allowedTypes(world).includes(request.type)) throw badRequest('Invalid type');
+  const isStream = request.type === 'stream' || request.type === 'channel';
+  const topic = request.topic === undefined ? undefined : interpretSendTopic(world, request.topic);
+  let recipient: Recipient;
+  let content: string;
+  if (isStream) {
+    const indicator = request.to === undefined ? undefined : streamIndicator(request.to);
+    if (indicator === undefined) throw badRequest('Missing channel');
+    if (topic === undefined) throw badRequest('Missing topic');
+    checkTopic(world, topic);
+    content = normalizeContent(request.content);
+    const stream = findStream(world, indicator);
+    checkStreamSendAccess(world, sender, stream);
+    const truncated = truncateTopic(topic);
+    if (world.has(FEATURES.EMPTY_TOPIC)) checkTopicsPolicy(world, stream, truncated);
+    recipient = { kind: 'stream', streamId: stream.id, topic: truncated };
+  } else {
+    const to = request.to === undefined ? [] : privateRecipients(request.to);
+    if (to.length === 0) throw badRequest('Message must have recipients');
+    const users = to.map((item) => (typeof item === 'number' ? userById(world, item) : userByEmail(world, sender, item)));
+    content = normalizeContent(request.content);
+    if (users.some((user) => !user.isSystemBot && !canAccessUser(world, sender, user))) {
+      throw badRequest('You do not have permission to access some of the recipients.');
+    }
+    const gone = users.find((user) => !user.isActive);
+    if (gone) throw badRequest(`'${apiEmail(world, gone)}' is no longer using Zulip.`);
+    const userIds = [...new Set([...users.map((u) => u.id), sender.id])].sort((a, b) => a - b);
+    recipient = { kind: 'direct', userIds };
+  }
+  const readBy = new Set(request.readBySender === false ? [] : [sender.id]);
+  const message = deliverMessage(world, {
+    sender,
+    recipient,
+    content,
+    client: request.client,
+    readBy,
+  });
+  return message.id;
+}

@@ -1,0 +1,44 @@
+/**
+ * Legacy mobile push registration (`POST`/`DELETE /users/me/apns_device_token` and
+ * `/users/me/android_gcm_reg_id`), as the real server's views do it without a push bouncer: the
+ * token is checked and stored (registering again only updates the app ID); removing an unknown
+ * token is "Token does not exist". Nothing is sent to any push service and no event is emitted.
+ */
+import { badRequest } from '../../errors.js';
+import type { LegacyPushToken } from '../../entities/personal.js';
+import type { User } from '../../entities/user.js';
+import type { World } from '../../state/world.js';
+
+/** The longest token the real server accepts. */
+const MAX_TOKEN_LENGTH = 4096;
+/** APNs tokens are hexadecimal bytes (the server re-encodes them in base64). */
+const HEX_BYTES = /^(?:\s*[0-9a-fA-F]{2})*\s*$/;
+
+/** `validate_token`: not empty, not too long, and for APNs valid hexadecimal. */
+export function validateToken(token: string, kind: LegacyPushToken['kind']): void {
+  if (token === '' || token.length > MAX_TOKEN_LENGTH) throw badRequest('Empty or invalid length token');
+  if (kind === 'apns' && !HEX_BYTES.test(token)) throw badRequest('Invalid APNS token');
+}
+
+/** `check_app_id`: letters, digits, dots and dashes. */
+export function checkAppId(appId: string): string {
+  if (!/^[.a-zA-Z0-9-]+$/.test(appId)) throw badRequest('Invalid app ID');
+  return appId;
+}
+
+const find = (world: World, user: User, kind: LegacyPushToken['kind'], token: string): LegacyPushToken | undefined =>
+  world.legacyPushTokens.find((t) => t.userId === user.id && t.kind === kind && t.token === token);
+
+export function addLegacyPushToken(world: World, user: User, kind: LegacyPushToken['kind'], token: string, appId: string | null): void {
+  validateToken(token, kind);
+  const existing = find(world, user, kind, token);
+  if (existing) existing.appId = appId;
+  else world.legacyPushTokens.push({ userId: user.id, kind, token, appId });
+}
+
+export function removeLegacyPushToken(world: World, user: User, kind: LegacyPushToken['kind'], token: string): void {
+  validateToken(token, kind);
+  const existing = find(world, user, kind, token);
+  if (!existing) throw badRequest('Token does not exist');
+  world.legacyPushTokens.splice(world.legacyPushTokens.indexOf(existing), 1);
+}

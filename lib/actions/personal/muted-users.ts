@@ -1,0 +1,34 @@
+/**
+ * Muting users (`POST`/`DELETE /users/me/muted_users/{muted_user_id}`, level 48), as the real
+ * server's `mute_user` / `unmute_user`: bots and deactivated users may be muted, oneself not.
+ * Muting marks the user's messages from the muted user as read; each change sends the muter a
+ * `muted_users` event with the whole list.
+ */
+import { badRequest } from '../../errors.js';
+import type { User } from '../../entities/user.js';
+import { mutedUsersOf } from '../../queries/personal/muted-lists.js';
+import { accessUserById } from '../../queries/users/users.js';
+import type { World } from '../../state/world.js';
+import { addFlag } from '../messages/message-flags.js';
+
+const notify = (world: World, user: User): void => world.events.send({ type: 'muted_users', muted_users: mutedUsersOf(world, user) }, [user.id]);
+
+/** Checks in the real order: oneself, the target (`No such user`, ...), already muted. */
+export function muteUser(world: World, user: User, mutedUserId: number): void {
+  if (mutedUserId === user.id) throw badRequest('Cannot mute self');
+  const target = accessUserById(world, user, mutedUserId, { allowDeactivated: true, allowBots: true });
+  const list = world.mutedUsers.get(user.id) ?? [];
+  if (list.some((m) => m.id === target.id)) throw badRequest('User already muted');
+  world.mutedUsers.set(user.id, [...list, { id: target.id, timestamp: Math.floor(world.now() / 1000) }]);
+  const fromMuted = [...world.messages.values()].filter((m) => m.senderId === target.id);
+  addFlag(world, user, fromMuted, 'read');
+  notify(world, user);
+}
+
+export function unmuteUser(world: World, user: User, mutedUserId: number): void {
+  const target = accessUserById(world, user, mutedUserId, { allowDeactivated: true, allowBots: true });
+  const list = world.mutedUsers.get(user.id) ?? [];
+  if (!list.some((m) => m.id === target.id)) throw badRequest('User is not muted');
+  world.mutedUsers.set(user.id, list.filter((m) => m.id !== target.id));
+  notify(world, user);
+}

@@ -1,0 +1,171 @@
+/**
+ * `PATCH /bots/{bot_id}` (the real server's `patch_bot_backend`): name, role, owner, default
+ * channels, outgoing-webhook service, embedded-bot configuration and avatar. Every part is
+ * checked before anything changes; then each change sends the events its real action sends.
+ */
+import { badRequest } from '../../errors.js';
+import type { Role, User } from '../../entities/user.js';
+import { activeRealmUserIds } from '../../queries/users/access.js';
+import { botAudienceIds, botDict, botProfileOf, streamNameOrNull } from '../../queries/users/bots.js';
+import { mediumAvatarUrl } from '../../queries/register/realm-user-state.js';
+import { checkFullName, userIdsWhoCanAccess } from '../../queries/users/users-admin.js';
+import { apiEmail, avatarUrl } from '../../queries/users/users.js';
+import type { World } from '../../state/world.js';
+import { accessBotById, accessStreamByName, checkBotNameAvailable, checkBotRoleChange, checkInterfaceType } from './bot-input.js';
+import { syncRoleGroupsWithEvents } from '../groups/role-group-events.js';
+
+export interface BotPatch {
+  readonly fullName?: string;
+  readonly role?: Role;
+  readonly botOwnerId?: number;
+  readonly configData?: ReadonlyMap<string, string>;
+  readonly servicePayloadUrl?: string;
+  readonly serviceInterface: number;
+  readonly defaultSendingStream?: string;
+  readonly defaultEventsRegisterStream?: string;
+  readonly defaultAllPublicStreams?: boolean;
+  readonly fileCount: number;
+}
+
+/** `""` clears a default channel; any other name must be a channel the caller can read. */
+function streamChoice(world: World, actor: User, name: string | undefined): number | null | undefined {
+  if (name === undefined) return undefined;
+  return name === '' ? null : accessStreamByName(world, actor, name).id;
+}
+
+function checkNewOwner(world: World, ownerId: number): User {
+  const owner = world.users.get(ownerId);
+  if (!owner || owner.isSystemBot) throw badRequest('Failed to change owner, no such user');
+  if (!owner.isActive) throw badRequest('Failed to change owner, user is deactivated');
+  if (owner.isBot) throw badRequest("Failed to change owner, bots can't own other bots");
+  return owner;
+}
+
+/** The checks, in the real view's order; returns what is to change. */
+function planPatch(world: World, actor: User, bot: User, patch: BotPatch) {
+  let fullName: string | undefined;
+  if (patch.fullName !== undefined) {
+    const name = checkFullName(patch.fullName);
+    // An unchanged name is silently accepted (the web app always sends it).
+    if (name !== bot.fullName) {
+      checkBotNameAvailable(world, name, bot.id);
+      fullName = name;
+    }
+  }
+  const role = patch.role !== undefined && patch.role !== bot.role ? patch.role : undefined;
+  if (role !== undefined) checkBotRoleChange(actor, bot, role);
+  const owner = patch.botOwnerId === undefined ? undefined : checkNewOwner(world, patch.botOwnerId);
+  const sending = streamChoice(world, actor, patch.defaultSendingStream);
+  const events = streamChoice(world, actor, patch.defaultEventsRegisterStream);
+  if (patch.servicePayloadUrl !== undefined) {
+    checkInterfaceType(patch.serviceInterface);
+    // The real server crashes (500) for a bot without a service; refused here instead.
+    if (botProfileOf(world, bot).services.length === 0) throw badRequest('This bot has no outgoing webhook service');
+  }
+  if (patch.fileCount > 1) throw badRequest('You may only upload one file at a time');
+  return { fullName, role, owner: owner?.id === bot.botOwnerId ? undefined : owner, sending, events };
+}
+
+/** The bot's record, created on first write for bots that had none. */
+function writableProfile(world: World, bot: User) {
+  const existing = world.bots.get(bot.id);
+  if (existing) return existing;
+  const created = { ...botProfileOf(world, bot), services: [], config: new Map<string, string>() };
+  world.bots.set(bot.id, created);
+  return created;
+}
+
+const sendBotUpdate = (world: World, bot: User, fields: Record<string, unknown>): void =>
+  world.events.send({ type: 'realm_bot', op: 'update', bot: { user_id: bot.id, ...fields } }, botAudienceIds(world, bot));
+
+/**
+ * `do_change_bot_owner`: the previous owner (unless an administrator) gets `delete`, the new one
+ * (unless an administrator) `add`; the remaining audience an `update` with `owner_id`; everyone a
+ * `realm_user` update with `bot_owner_id`.
+ */
+function changeOwner(world: World, bot: User, owner: User): void {
+  const previous = bot.botOwnerId === null ? undefined : world.users.get(bot.botOwnerId);
+  bot.botOwnerId = owner.id;
+  let audience = botAudienceIds(world, bot);
+  if (previous && previous.role > 200) {
+    world.events.send({ type: 'realm_bot', op: 'delete', bot: { user_id: bot.id } }, [previous.id]);
+    audience = audience.filter((id) => id !== previous.id);
+  }
+  if (owner.role > 200) {
+    world.events.send({ type: 'realm_bot', op: 'add', bot: botDict(world, bot) }, [owner.id]);
+    audience = audience.filter((id) => id !== owner.id);
+  }
+  world.events.send({ type: 'realm_bot', op: 'update', bot: { user_id: bot.id, owner_id: owner.id } }, audience);
+  world.events.send({ type: 'realm_user', op: 'update', person: { user_id: bot.id, bot_owner_id: owner.id } }, activeRealmUserIds(world));
+}
+
+function changeAvatar(world: World, bot: User): void {
+  bot.avatarSource = 'U';
+  bot.avatarVersion += 1;
+  sendBotUpdate(world, bot, { avatar_url: avatarUrl(world, bot, false) });
+  const person = {
+    avatar_source: bot.avatarSource,
+    avatar_url: avatarUrl(world, bot, false),
+    avatar_url_medium: mediumAvatarUrl(world, bot),
+    avatar_version: bot.avatarVersion,
+    user_id: bot.id,
+  };
+  world.events.send({ type: 'realm_user', op: 'update', person }, userIdsWhoCanAccess(world, bot));
+}
+
+/** Applies a checked patch; answers the bot's resulting fields as the real view does. */
+export function patchBot(world: World, actor: User, botId: number, patch: BotPatch): Record<string, unknown> {
+  const bot = accessBotById(world, actor, botId);
+  const plan = planPatch(world, actor, bot, patch);
+  if (plan.fullName !== undefined) {
+    bot.fullName = plan.fullName;
+    world.events.send({ type: 'realm_user', op: 'update', person: { user_id: bot.id, full_name: bot.fullName } }, userIdsWhoCanAccess(world, bot));
+    sendBotUpdate(world, bot, { full_name: bot.fullName });
+  }
+  if (plan.role !== undefined) {
+    bot.role = plan.role;
+    world.events.send({ type: 'realm_user', op: 'update', person: { user_id: bot.id, role: bot.role } }, activeRealmUserIds(world));
+    syncRoleGroupsWithEvents(world, [bot]);
+  }
+  if (plan.owner) changeOwner(world, bot, plan.owner);
+  if (plan.sending !== undefined) {
+    writableProfile(world, bot).defaultSendingStreamId = plan.sending;
+    sendBotUpdate(world, bot, { default_sending_stream: streamNameOrNull(world, plan.sending) });
+  }
+  if (plan.events !== undefined) {
+    writableProfile(world, bot).defaultEventsRegisterStreamId = plan.events;
+    sendBotUpdate(world, bot, { default_events_register_stream: streamNameOrNull(world, plan.events) });
+  }
+  if (patch.defaultAllPublicStreams !== undefined) {
+    writableProfile(world, bot).defaultAllPublicStreams = patch.defaultAllPublicStreams;
+    sendBotUpdate(world, bot, { default_all_public_streams: patch.defaultAllPublicStreams });
+  }
+  if (patch.servicePayloadUrl !== undefined) {
+    // planPatch made sure the bot has a service.
+    for (const service of writableProfile(world, bot).services.slice(0, 1)) {
+      service.baseUrl = patch.servicePayloadUrl;
+      service.interface = patch.serviceInterface;
+      sendBotUpdate(world, bot, { services: [{ base_url: service.baseUrl, interface: service.interface, token: service.token }] });
+    }
+  }
+  if (patch.configData !== undefined) {
+    const profile = writableProfile(world, bot);
+    for (const [key, value] of patch.configData) profile.config.set(key, value);
+    sendBotUpdate(world, bot, { services: [{ config_data: Object.fromEntries(profile.config) }] });
+  }
+  if (patch.fileCount === 1) changeAvatar(world, bot);
+  const profile = botProfileOf(world, bot);
+  const result: Record<string, unknown> = {
+    full_name: bot.fullName,
+    avatar_url: avatarUrl(world, bot, false),
+    service_interface: patch.serviceInterface,
+    service_payload_url: patch.servicePayloadUrl ?? null,
+    config_data: patch.configData === undefined ? null : Object.fromEntries(patch.configData),
+    default_sending_stream: streamNameOrNull(world, profile.defaultSendingStreamId),
+    default_events_register_stream: streamNameOrNull(world, profile.defaultEventsRegisterStreamId),
+    default_all_public_streams: profile.defaultAllPublicStreams,
+  };
+  const owner = bot.botOwnerId === null ? undefined : world.users.get(bot.botOwnerId);
+  if (owner) result.bot_owner = apiEmail(world, owner);
+  return result;
+}

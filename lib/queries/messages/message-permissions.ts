@@ -1,0 +1,63 @@
+/**
+ * Who may change what about a message (reference §2.2): content edits, topic moves, resolving
+ * topics and moving between channels, with the realm's time limits.
+ */
+import { badRequest } from '../../errors.js';
+import type { Message } from '../../entities/message.js';
+import type { ChannelPermissionSetting, Stream } from '../../entities/stream.js';
+import type { RealmPermissionSetting } from '../../entities/realm.js';
+import { isModeratorOrAbove, type User } from '../../entities/user.js';
+import type { World } from '../../state/world.js';
+import { canAdministerChannel } from '../users/access.js';
+import { hasGroupSetting } from '../groups/groups.js';
+
+/** Grace the real server adds to every edit and move limit, in seconds. */
+export const EDIT_LIMIT_BUFFER_SECONDS = 20;
+/** Default of both move limits (`DEFAULT_MOVE_MESSAGE_LIMIT_SECONDS`): 7 days. */
+export const DEFAULT_MOVE_LIMIT_SECONDS = 7 * 86400;
+
+const ageSeconds = (world: World, message: Message): number => (world.now() - message.sentAt) / 1000;
+
+/** `validate_user_can_edit_message`: realm switch, sender only, content time limit. */
+export function checkCanEditContent(world: World, user: User, message: Message): void {
+  if (!world.realm.allowMessageEditing) throw badRequest('Your organization has turned off message editing');
+  if (message.senderId !== user.id) throw badRequest("You don't have permission to edit this message");
+  const limit = world.realm.messageContentEditLimitSeconds;
+  if (limit !== null && ageSeconds(world, message) > limit + EDIT_LIMIT_BUFFER_SECONDS) {
+    throw badRequest('The time limit for editing this message has passed');
+  }
+}
+
+function realmAllows(world: World, user: User, setting: RealmPermissionSetting): boolean {
+  const value = world.realm.settings.get(setting);
+  return value !== undefined && hasGroupSetting(world, user, value);
+}
+
+function channelAllows(world: World, user: User, stream: Stream, setting: ChannelPermissionSetting): boolean {
+  const value = stream.settings.get(setting);
+  return (value !== undefined && hasGroupSetting(world, user, value)) || canAdministerChannel(world, user, stream);
+}
+
+/** Topic moves inside a channel: the realm's or the channel's group. */
+export const canEditTopic = (world: World, user: User, stream: Stream): boolean =>
+  realmAllows(world, user, 'can_move_messages_between_topics_group') ||
+  channelAllows(world, user, stream, 'can_move_messages_within_channel_group');
+
+/** Resolving and unresolving topics. */
+export const canResolveTopics = (world: World, user: User, stream: Stream): boolean =>
+  realmAllows(world, user, 'can_resolve_topics_group') || channelAllows(world, user, stream, 'can_resolve_topics_group');
+
+/** Moving messages out of a channel. */
+export const canMoveOutOfChannel = (world: World, user: User, stream: Stream): boolean =>
+  realmAllows(world, user, 'can_move_messages_between_channels_group') ||
+  channelAllows(world, user, stream, 'can_move_messages_out_of_channel_group');
+
+const limitOf = (value: number | null | undefined): number | null => (value === undefined ? DEFAULT_MOVE_LIMIT_SECONDS : value);
+export const topicMoveLimit = (world: World): number | null => limitOf(world.realm.moveMessagesWithinStreamLimitSeconds);
+export const channelMoveLimit = (world: World): number | null => limitOf(world.realm.moveMessagesBetweenStreamsLimitSeconds);
+
+/** Whether a non-moderator's move limit (plus the grace) has passed for this message. */
+export function moveLimitPassed(world: World, user: User, message: Message, limit: number | null): boolean {
+  if (limit === null || isModeratorOrAbove(user)) return false;
+  return ageSeconds(world, message) > limit + EDIT_LIMIT_BUFFER_SECONDS;
+}

@@ -1,0 +1,99 @@
+/**
+ * Organization settings that `PATCH /realm` sets one by one (the real server's
+ * `Realm.property_types` handled by `do_set_realm_property`), beyond the message-editing and
+ * group settings of actions/realm-settings.ts. Each has its API name, the level it appeared
+ * at, whether only owners may change it, and where its value lives.
+ */
+import { FEATURES, type Feature } from '../features.js';
+import type { World } from '../state/world.js';
+
+export type RealmPropertyValue = string | number | boolean | null;
+
+export interface RealmPropertyDef {
+  readonly name: string;
+  readonly since?: Feature;
+  readonly ownerOnly: boolean;
+  /** Strings are answered as `"updated"` in the response data, as the real server does. */
+  readonly isString: boolean;
+  get(world: World): RealmPropertyValue;
+  set(world: World, value: RealmPropertyValue): void;
+}
+
+/** Kept in `World.realmProperties`; absent means the development realm's default. */
+function stored(name: string, fallback: RealmPropertyValue, options: { since?: Feature; ownerOnly?: boolean } = {}): RealmPropertyDef {
+  return {
+    name,
+    ...(options.since ? { since: options.since } : {}),
+    ownerOnly: options.ownerOnly ?? false,
+    isString: typeof fallback === 'string',
+    get: (world) => (world.realmProperties.has(name) ? (world.realmProperties.get(name) as RealmPropertyValue) : fallback),
+    set: (world, value) => void world.realmProperties.set(name, value),
+  };
+}
+
+const DEFAULT_MOVE_LIMIT = 604_800;
+
+/** In parameter (alphabetical) order, the order the real server applies and reports them. */
+export const REALM_PROPERTIES: readonly RealmPropertyDef[] = [
+  stored('default_language', 'en'),
+  {
+    name: 'description',
+    ownerOnly: false,
+    isString: true,
+    get: (world) => world.realm.description,
+    set: (world, value) => void (world.realm.description = String(value)),
+  },
+  stored('disallow_disposable_email_addresses', true, { ownerOnly: true }),
+  stored('emails_restricted_to_domains', false, { ownerOnly: true }),
+  stored('enable_read_receipts', true, { since: FEATURES.READ_RECEIPTS }),
+  {
+    name: 'enable_spectator_access',
+    since: FEATURES.SPECTATOR_ACCESS,
+    ownerOnly: false,
+    isString: false,
+    get: (world) => world.realm.enableSpectatorAccess,
+    set: (world, value) => void (world.realm.enableSpectatorAccess = value === true),
+  },
+  stored('invite_required', false, { ownerOnly: true }),
+  stored('message_content_delete_limit_seconds', null),
+  {
+    name: 'message_retention_days',
+    ownerOnly: true,
+    isString: false,
+    get: (world) => world.realm.messageRetentionDays,
+    set: (world, value) => void (world.realm.messageRetentionDays = Number(value)),
+  },
+  {
+    name: 'move_messages_between_streams_limit_seconds',
+    since: FEATURES.MOVE_LIMITS,
+    ownerOnly: false,
+    isString: false,
+    get: (world) => (world.realm.moveMessagesBetweenStreamsLimitSeconds === undefined ? DEFAULT_MOVE_LIMIT : world.realm.moveMessagesBetweenStreamsLimitSeconds),
+    set: (world, value) => void (world.realm.moveMessagesBetweenStreamsLimitSeconds = value === null ? null : Number(value)),
+  },
+  {
+    name: 'move_messages_within_stream_limit_seconds',
+    since: FEATURES.MOVE_LIMITS,
+    ownerOnly: false,
+    isString: false,
+    get: (world) => (world.realm.moveMessagesWithinStreamLimitSeconds === undefined ? DEFAULT_MOVE_LIMIT : world.realm.moveMessagesWithinStreamLimitSeconds),
+    set: (world, value) => void (world.realm.moveMessagesWithinStreamLimitSeconds = value === null ? null : Number(value)),
+  },
+  {
+    name: 'name',
+    ownerOnly: false,
+    isString: true,
+    get: (world) => world.realm.name,
+    set: (world, value) => void (world.realm.name = String(value)),
+  },
+  stored('org_type', 0, { since: FEATURES.ORG_TYPE }),
+];
+
+const BY_NAME = new Map(REALM_PROPERTIES.map((def) => [def.name, def]));
+
+/** The current value of a property (its default when never set). */
+export function realmProperty(world: World, name: string): RealmPropertyValue {
+  const def = BY_NAME.get(name);
+  if (!def) throw new Error(`unknown realm property ${name}`);
+  return def.get(world);
+}

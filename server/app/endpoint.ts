@@ -1,0 +1,73 @@
+/** What an endpoint declares: who may call it, its parameters, and the call into lib/. */
+import type { Feature } from '../../lib/features.js';
+import type { User } from '../../lib/entities/user.js';
+import type { World } from '../../lib/state/world.js';
+import type { ChatApp } from './app.js';
+import type { RequestParams } from './form.js';
+import type { ParamSpecs, ParamValues } from './params.js';
+import type { ApiRequest, ApiResponse } from './request.js';
+
+export interface BaseContext {
+  readonly app: ChatApp;
+  readonly world: World;
+  readonly request: ApiRequest;
+  readonly params: RequestParams;
+  /** Path parameters captured by the route pattern. */
+  readonly path: ReadonlyMap<string, string>;
+}
+
+export interface AuthedContext extends BaseContext {
+  readonly user: User;
+}
+
+/**
+ * A prepared response instead of data for the success envelope; it never gets
+ * `ignored_parameters_unsupported` (like the real server's long-poll replies).
+ */
+export class RawReply {
+  constructor(readonly response: ApiResponse) {}
+}
+
+export type Outcome = Readonly<Record<string, unknown>> | RawReply;
+
+interface EndpointCommon<S extends ParamSpecs> {
+  readonly params: S;
+  /** The endpoint exists from this level; below it the route answers as unknown. */
+  readonly since?: Feature;
+  /** The endpoint exists only below this level; from it the route answers as if it lacked the method. */
+  readonly until?: Feature;
+  /** False for views the real server does not wrap in its parsing decorator. */
+  readonly reportsIgnored?: boolean;
+}
+
+export interface AuthedEndpoint<S extends ParamSpecs> extends EndpointCommon<S> {
+  readonly auth: 'user';
+  /** Checks that run before parameters are parsed (role gates, drafts-sync gate, ...). */
+  readonly gate?: (ctx: AuthedContext) => void;
+  run(ctx: AuthedContext, args: ParamValues<S>): Outcome | Promise<Outcome>;
+}
+
+export interface PublicEndpoint<S extends ParamSpecs> extends EndpointCommon<S> {
+  readonly auth: 'none';
+  readonly gate?: (ctx: BaseContext) => void;
+  run(ctx: BaseContext, args: ParamValues<S>): Outcome | Promise<Outcome>;
+}
+
+export type Endpoint<S extends ParamSpecs = ParamSpecs> = AuthedEndpoint<S> | PublicEndpoint<S>;
+
+/** Identity functions that let TypeScript infer the parameter types of `run`. */
+export const authed = <S extends ParamSpecs>(endpoint: Omit<AuthedEndpoint<S>, 'auth'>): Endpoint =>
+  ({ ...endpoint, auth: 'user' }) as unknown as Endpoint;
+
+export const open = <S extends ParamSpecs>(endpoint: Omit<PublicEndpoint<S>, 'auth'>): Endpoint =>
+  ({ ...endpoint, auth: 'none' }) as unknown as Endpoint;
+
+export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+export interface RouteDef {
+  /** Pattern under `/api/v1`: `{name}` one segment, `{name:int}` digits, `{name:path}` the rest. */
+  readonly path: string;
+  readonly methods: Partial<Record<Method, Endpoint>>;
+  /** Plain Django views answer a wrong method with an empty 405 instead of the JSON one. */
+  readonly emptyMethodNotAllowed?: boolean;
+}

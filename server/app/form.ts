@@ -1,0 +1,78 @@
+/**
+ * Request parameters: the query string for every method, plus urlencoded or multipart bodies.
+ * JSON bodies are ignored, as on the real server. The body wins over the query string and the
+ * last of duplicate keys wins.
+ */
+import { badRequest } from '../../lib/errors.js';
+import type { ApiRequest } from './request.js';
+
+export interface UploadedFile {
+  readonly fieldName: string;
+  readonly fileName: string;
+  readonly contentType: string;
+  readonly bytes: Uint8Array;
+}
+
+export interface RequestParams {
+  readonly body: ReadonlyMap<string, string>;
+  readonly query: ReadonlyMap<string, string>;
+  readonly files: readonly UploadedFile[];
+}
+
+const decoder = new TextDecoder('utf-8', { fatal: false });
+/** Shared empty parts: most requests have no body and many no query string. */
+const NONE: ReadonlyMap<string, string> = new Map();
+const NO_FILES: readonly UploadedFile[] = [];
+const NO_PARAMS: RequestParams = Object.freeze({ body: NONE, query: NONE, files: NO_FILES });
+
+function mediaType(request: ApiRequest): string {
+  return (request.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+}
+
+async function parseMultipart(request: ApiRequest): Promise<{ fields: Map<string, string>; files: UploadedFile[] }> {
+  const fields = new Map<string, string>();
+  const files: UploadedFile[] = [];
+  let form: FormData;
+  try {
+    form = await new Response(request.body, {
+      headers: { 'content-type': request.headers.get('content-type') ?? '' },
+    }).formData();
+  } catch {
+    throw badRequest('Malformed payload');
+  }
+  for (const [name, value] of form.entries()) {
+    if (typeof value === 'string') fields.set(name, value);
+    else {
+      files.push({
+        fieldName: name,
+        fileName: value.name,
+        contentType: value.type || 'application/octet-stream',
+        bytes: new Uint8Array(await value.arrayBuffer()),
+      });
+    }
+  }
+  return { fields, files };
+}
+
+/** Synchronous except for multipart bodies, which the platform's parser reads asynchronously. */
+export function readParams(request: ApiRequest): RequestParams | Promise<RequestParams> {
+  const query = request.query.length === 0 ? NONE : new Map<string, string>(request.query);
+  if (request.method === 'GET' || request.method === 'HEAD' || request.body.length === 0) {
+    return query === NONE ? NO_PARAMS : { body: NONE, query, files: NO_FILES };
+  }
+  const type = mediaType(request);
+  if (type === 'application/x-www-form-urlencoded') {
+    const body = new Map<string, string>();
+    for (const [key, value] of new URLSearchParams(decoder.decode(request.body))) body.set(key, value);
+    return { body, query, files: [] };
+  }
+  if (type === 'multipart/form-data') {
+    return parseMultipart(request).then(({ fields, files }) => ({ body: fields, query, files }));
+  }
+  return { body: new Map(), query, files: [] };
+}
+
+/** Every parameter name the client sent, for `ignored_parameters_unsupported`. */
+export function sentNames(params: RequestParams): Set<string> {
+  return new Set([...params.body.keys(), ...params.query.keys()]);
+}

@@ -1,0 +1,20 @@
+/**
+ * `POST /messages/render`: the HTML the server would store for `content`, rendered for the
+ * caller's realm (mentions, channel links, custom emoji, linkifiers) without sending anything,
+ * as the real server's `render_message_backend` does.
+ */
+import { MAX_MESSAGE_LENGTH } from '../../../lib/actions/messages/messages.js';
+import { render } from '../../../lib/rendering/render.js';
+import { authed, type RouteDef } from '../../app/endpoint.js';
+import { str } from '../../app/params.js';
+
+const renderMessage = authed({
+  params: {
+    content: str({ maxLength: MAX_MESSAGE_LENGTH }).required(),
+  },
+  run({ world }, args) {
+    return { rendered: render(world, args.content) };
+  },
+});
+
+export const routes: RouteDef[] = [{ path: '/messages/render', methods: { POST: renderMessage } }];

@@ -1,0 +1,71 @@
+/**
+ * User administration (sections 3.2 and 4.15): `POST /users`, `PATCH /users/{user_id}`,
+ * `DELETE /users/{user_id}` and `POST /users/{user_id}/reactivate`.
+ */
+import { type ProfileDataEntry, updateUser } from '../../../lib/actions/users/user-profile-update.js';
+import { createUser, deactivateUser, reactivateUser } from '../../../lib/actions/users/users-admin.js';
+import { mustBeAdministrator } from '../../../lib/errors.js';
+import { isAdministrator, type Role, ROLES } from '../../../lib/entities/user.js';
+import { FEATURES } from '../../../lib/features.js';
+import { int, list, nullable, object, oneOf, required, str as strSchema, union } from '../../../lib/input/schema.js';
+import { authed, type RouteDef } from '../../app/endpoint.js';
+import { json, str } from '../../app/params.js';
+
+const targetId = (path: ReadonlyMap<string, string>): number => Number(path.get('user_id'));
+
+/** Administrators only (checked before parameters); from level 36 the realm must allow creating users. */
+const createUserEndpoint = authed({
+  gate({ user }) {
+    if (!isAdministrator(user)) throw mustBeAdministrator();
+  },
+  params: { email: str().required(), password: str().required(), full_name: str().required() },
+  run({ world }, args) {
+    const created = createUser(world, { email: args.email, password: args.password, fullName: args.full_name });
+    return world.has(FEATURES.CREATE_USER_RETURNS_ID) ? { user_id: created.id } : {};
+  },
+});
+
+/** `deactivation_notification_comment` is capped at 2000 characters and stripped (level 135). */
+const deactivateUserEndpoint = authed({
+  params: {
+    deactivation_notification_comment: str({ maxLength: 2000 }).availableFrom(FEATURES.DEACTIVATION_NOTIFICATION_COMMENT),
+  },
+  run({ world, user, path }, args) {
+    deactivateUser(world, user, targetId(path), args.deactivation_notification_comment);
+    return {};
+  },
+});
+
+/** No parameter parsing in the real view, so nothing is reported as ignored. */
+const reactivateUserEndpoint = authed({
+  reportsIgnored: false,
+  params: {},
+  run({ world, user, path }) {
+    reactivateUser(world, user, targetId(path));
+    return {};
+  },
+});
+
+const profileDataEntry = object({ id: required(int), value: required(nullable(union(strSchema, list(int)))) });
+
+const updateUserEndpoint = authed({
+  params: {
+    full_name: str(),
+    role: json(oneOf(int, ROLES)),
+    profile_data: json(list(profileDataEntry)),
+  },
+  run({ world, user, path }, args) {
+    updateUser(world, user, targetId(path), {
+      ...(args.full_name === undefined ? {} : { fullName: args.full_name }),
+      ...(args.role === undefined ? {} : { role: args.role as Role }),
+      ...(args.profile_data === undefined ? {} : { profileData: args.profile_data as ProfileDataEntry[] }),
+    });
+    return {};
+  },
+});
+
+export const routes: RouteDef[] = [
+  { path: '/users', methods: { POST: createUserEndpoint } },
+  { path: '/users/{user_id:int}', methods: { PATCH: updateUserEndpoint, DELETE: deactivateUserEndpoint } },
+  { path: '/users/{user_id:int}/reactivate', methods: { POST: reactivateUserEndpoint } },
+];
