@@ -1,7 +1,7 @@
 /**
- * No import circles in the shipped code (lib/, server/, conformance/, fixtures/, bin/), type-only imports
- * included, and the checker behind that claim does catch a circle: it is run on small generated
- * projects with and without one.
+ * No import circles in the shipped code (lib/, server/, conformance/, fixtures/, bin/), type-only
+ * imports included, and the checker behind that claim does catch a circle: it is run on small
+ * generated projects with and without one.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
