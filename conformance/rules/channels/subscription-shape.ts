@@ -39,7 +39,7 @@ const TOPICS_POLICIES = ['inherit', 'allow_empty_topic', 'disable_empty_topic', 
 type Field = Validator<unknown> | { readonly optional: Validator<unknown> };
 
 /** Group settings by the level they appeared at (can_remove_subscribers_group is handled apart). */
-const GROUP_SETTINGS: ReadonlyArray<readonly [string, number]> = [
+export const CHANNEL_GROUP_SETTINGS: ReadonlyArray<readonly [string, number]> = [
   ['can_administer_channel_group', SUBSCRIPTION_LEVELS.CAN_ADMINISTER],
   ['can_send_message_group', SUBSCRIPTION_LEVELS.CAN_SEND_MESSAGE],
   ['can_add_subscribers_group', SUBSCRIPTION_LEVELS.CAN_ADD_SUBSCRIBERS],
@@ -93,7 +93,7 @@ export function subscriptionShape(level: number, view: SubscriptionView): Valida
     subscriber_count: since(L.SUBSCRIBER_COUNT, v.int({ min: 0 })),
     subscribers: view.includeSubscribers ? v.array(v.int({ min: 1 })) : v.optional(v.array(v.int())),
   };
-  for (const [name, min] of GROUP_SETTINGS) fields[name] = since(min, groupSettingValue);
+  for (const [name, min] of CHANNEL_GROUP_SETTINGS) fields[name] = since(min, groupSettingValue);
   // Named `..._id` before 197; always a (system) group ID before 320.
   if (level >= L.CAN_REMOVE_SUBSCRIBERS_RENAMED) fields.can_remove_subscribers_group = level >= L.ANY_GROUP_SETTING ? groupSettingValue : v.int({ min: 0 });
   else if (level >= L.CAN_REMOVE_SUBSCRIBERS) fields.can_remove_subscribers_group_id = v.int({ min: 0 });
