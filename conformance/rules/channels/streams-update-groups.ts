@@ -11,7 +11,7 @@ import { realmGroupSetting, realmState, SettingHolders } from '../support/realm-
 import type { Rule, RuleContext } from '../types.js';
 import { systemGroups } from '../groups/user-groups-support.js';
 import { CHANNEL_SETTINGS, DELETE_POLICY_SETTING, DELETE_SETTINGS } from './subscribe-group-settings.js';
-import { adminUpdateRule } from './streams-update.js';
+import { updateRule } from './streams-update.js';
 import { patchChannel, readChannel, STREAM_LEVELS } from './streams-support.js';
 
 /** The channel group settings the administrator may change at the run's level (message deletion only for holders of the realm policy). */
@@ -26,7 +26,7 @@ async function changeableSettings(ctx: RuleContext): Promise<string[]> {
 
 const change = (value: unknown, old?: unknown): string => JSON.stringify(old === undefined ? { new: value } : { new: value, old });
 
-const newAndOld = adminUpdateRule({
+const newAndOld = updateRule({
   id: 'streams-update/group-settings-new-and-old',
   title: "every channel group setting of the level changes with {new, old} when old is the current value (read back), stays with a no-op new, takes an anonymous group, and is refused with 400 EXPECTATION_MISMATCH when old is not current, leaving every setting as it was; a bare group ID is refused",
   section: 'api/update-stream; changelog 320',
@@ -37,10 +37,10 @@ const newAndOld = adminUpdateRule({
   const system = await systemGroups(admin);
   const administrators = system.get('role:administrators')!;
   const members = system.get('role:members')!;
-  const before = await readChannel(ctx, admin, channel);
+  const before = await readChannel(ctx, ctx.as('member'), channel);
   expectSuccess(await patchChannel(admin, channel, settings.map((name) => [name, change(administrators, before[name])] as const)));
   const expectAll = async (expected: (name: string) => unknown, what: string): Promise<JsonObject> => {
-    const stream = await readChannel(ctx, admin, channel);
+    const stream = await readChannel(ctx, ctx.as('member'), channel);
     for (const name of settings) expectEqual(stream[name], expected(name), `${name} after ${what}`);
     return stream;
   };
@@ -58,7 +58,7 @@ const newAndOld = adminUpdateRule({
   await expectAll((name) => (name === first ? anonymous : administrators), `${first} set to an anonymous group`);
 });
 
-const bareId = adminUpdateRule({
+const bareId = updateRule({
   id: 'streams-update/can-remove-subscribers-group-id-before-320',
   title: 'before level 320 can_remove_subscribers_group (can_remove_subscribers_group_id before 197) takes a bare group ID, read back; the {new, old} form is refused with 400 BAD_REQUEST',
   section: 'api/update-stream; changelog 142, 197, 320',

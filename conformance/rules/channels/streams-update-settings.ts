@@ -6,7 +6,7 @@
 import { expectError, expectSuccess } from '../../expect/assert.js';
 import { holdersByRole, mayAct, realmState } from '../support/realm-permissions.js';
 import type { Rule } from '../types.js';
-import { adminUpdateRule, expectFields } from './streams-update.js';
+import { updateRule, expectFields } from './streams-update.js';
 import { patchChannel, STREAM_LEVELS } from './streams-support.js';
 
 /** Level 91: the unlimited retention value is `unlimited` (it was `forever`). */
@@ -15,12 +15,11 @@ const UNLIMITED_LEVEL = 91;
 /** A JSON-typed parameter's text: strings are sent JSON-encoded. */
 const asJson = (value: string | number): string | number => (typeof value === 'string' ? JSON.stringify(value) : value);
 
-const retention = adminUpdateRule({
+const retention = updateRule({
   id: 'streams-update/retention-owners-only',
   title: 'an owner sets message_retention_days to realm_default (null), unlimited (-1) and a number of days, each read back; an administrator is refused with 400 UNAUTHORIZED_PRINCIPAL; zero, negative and unknown values with 400 REQUEST_VARIABLE_INVALID; refusals leave the value',
   section: 'api/update-stream; changelog 17, 91',
   levels: { min: STREAM_LEVELS.RETENTION },
-  needs: ['owner'],
 }, async (ctx, channel) => {
   const owner = ctx.as('owner');
   const probe = await patchChannel(owner, channel, { message_retention_days: 30 });
@@ -42,7 +41,7 @@ const retention = adminUpdateRule({
   await expectFields(ctx, channel, [['message_retention_days', stored]], 'the refused retention changes');
 });
 
-const topicsPolicy = adminUpdateRule({
+const topicsPolicy = updateRule({
   id: 'streams-update/topics-policy-values',
   title: "a holder of the realm's can_set_topics_policy_group sets topics_policy to inherit, allow_empty_topic and disable_empty_topic, each read back; others are refused the non-inherit values; an unknown value is refused with 400 BAD_REQUEST",
   section: 'api/update-stream; changelog 392',
@@ -66,7 +65,7 @@ const topicsPolicy = adminUpdateRule({
   await expectFields(ctx, channel, [['topics_policy', 'inherit']], 'the refused topics_policy');
 });
 
-const folder = adminUpdateRule({
+const folder = updateRule({
   id: 'streams-update/folder-id',
   title: 'folder_id=null leaves the channel in no folder (read back as null); a folder ID that does not exist is refused with 400 BAD_REQUEST',
   section: 'api/update-stream; changelog 389',
