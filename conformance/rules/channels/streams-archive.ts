@@ -89,8 +89,10 @@ const archiveByRole: Rule = {
     ctx.cleanup('close the member queue', async () => queue.close());
     expectSuccess(await ctx.as('admin').delete(`/streams/${channel.streamId}`));
     check(!(await listed()), 'the archived channel is still listed by GET /streams');
-    const isDelete = (event: Record<string, unknown>) => event.type === 'stream' && event.op === 'delete' && deletedStreamIds(event).includes(channel.streamId);
-    check((await pollUntil(queue, (events) => events.some(isDelete))).some(isDelete), 'the subscribed member got no stream delete event for the archived channel');
+    const isDelete = (event: Record<string, unknown>) => event.type === 'stream' && event.op === 'delete';
+    const deleted = (await pollUntil(queue, (events) => events.some(isDelete))).find(isDelete);
+    check(deleted !== undefined, 'the subscribed member got no stream delete event for the archived channel');
+    check(deletedStreamIds(deleted).includes(channel.streamId), () => `the stream delete event does not list the archived channel: ${JSON.stringify(deleted)}`);
     expectError(await ctx.as('admin').delete(`/streams/${channel.streamId}`), { status: 400, code: 'BAD_REQUEST' });
     if (ctx.featureLevel >= STREAM_LEVELS.UNARCHIVE) {
       expectSuccess(await patchChannel(ctx.as('admin'), channel, { is_archived: false }));
