@@ -49,8 +49,10 @@ const addAndRemove: Rule = {
     const queue = await openQueue(ctx.as('member'), ['default_streams']);
     ctx.cleanup("close the member's queue", async () => queue.close());
     const announced = async (listed: boolean, how: string) => {
-      const matches = (event: JsonObject) => event.type === 'default_streams' && defaultIds(event).includes(channel.streamId) === listed;
-      check((await pollUntil(queue, (events) => events.some(matches))).some(matches), `no default_streams event ${listed ? 'listing' : 'without'} the channel after ${how}`);
+      const isEvent = (event: JsonObject) => event.type === 'default_streams';
+      const event = (await pollUntil(queue, (events) => events.some(isEvent))).find(isEvent);
+      check(event !== undefined, `no default_streams event after ${how}`);
+      check(defaultIds(event).includes(channel.streamId) === listed, () => `the default_streams event after ${how} should ${listed ? '' : 'not '}list the channel: ${JSON.stringify(event)}`);
     };
     const changes: Array<[boolean, string, () => Promise<unknown>]> = [
       [true, 'POST /default_streams', () => admin.post('/default_streams', { stream_id: channel.streamId })],
