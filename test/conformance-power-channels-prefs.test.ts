@@ -82,7 +82,7 @@ const BREAKAGES: readonly Breakage[] = [
   { what: 'muting by channel name is answered but not done', rule: 'muted-topics/mute-unmute-read-back', mutate: on('PATCH', MUTED_TOPICS, (request, next) => (formOf(request).has('stream') ? Promise.resolve(SUCCESS) : next(request))) },
   { what: 'a repeated add is refused at level 415', rule: 'muted-topics/mute-unmute-read-back', mutate: refuseRepeatedAdds() },
   { what: 'both stream_id and stream are accepted', rule: 'muted-topics/malformed-refused', mutate: on('PATCH', MUTED_TOPICS, (request, next) => next(changeForm(request, (form) => form.has('stream_id') && form.delete('stream')))) },
-  { what: 'the default_streams event omits the new default channel', rule: 'default-streams/add-remove-read-back-and-events', mutate: mapEvents('default_streams', (event) => void (event.default_streams = [])) },
+  { what: 'the default_streams event lists channel objects at level 415', rule: 'default-streams/add-remove-read-back-and-events', mutate: mapEvents('default_streams', (event) => void (event.default_streams = (event.default_streams as number[]).map((id) => ({ stream_id: id })))) },
   {
     what: 'a private channel is made default',
     rule: 'default-streams/add-remove-read-back-and-events',

@@ -48,11 +48,13 @@ const addAndRemove: Rule = {
     removeDefaultLater(ctx, channel);
     const queue = await openQueue(ctx.as('member'), ['default_streams']);
     ctx.cleanup("close the member's queue", async () => queue.close());
+    const idsOnly = ctx.featureLevel >= STREAM_LEVELS.DEFAULT_STREAMS_EVENT_IDS;
     const announced = async (listed: boolean, how: string) => {
-      const isEvent = (event: JsonObject) => event.type === 'default_streams';
-      const event = (await pollUntil(queue, (events) => events.some(isEvent))).find(isEvent);
-      check(event !== undefined, `no default_streams event after ${how}`);
-      check(defaultIds(event).includes(channel.streamId) === listed, () => `the default_streams event after ${how} should ${listed ? '' : 'not '}list the channel: ${JSON.stringify(event)}`);
+      const matches = (event: JsonObject) => event.type === 'default_streams' && defaultIds(event).includes(channel.streamId) === listed;
+      const event = (await pollUntil(queue, (events) => events.some(matches))).find(matches);
+      check(event !== undefined, `no default_streams event ${listed ? 'listing' : 'without'} the channel after ${how}`);
+      const entries = event.default_streams as unknown[];
+      check(entries.every((entry) => (typeof entry === 'number') === idsOnly), () => `the default_streams event should list channel ${idsOnly ? 'IDs' : 'objects'}: ${JSON.stringify(event)}`);
     };
     const changes: Array<[boolean, string, () => Promise<unknown>]> = [
       [true, 'POST /default_streams', () => admin.post('/default_streams', { stream_id: channel.streamId })],

@@ -143,11 +143,8 @@ export function expectRefused(reply: Reply, codes: readonly string[], what: stri
 /** Whether the identity is an organization administrator or owner. */
 export const isOrgAdmin = (ctx: RuleContext, who: IdentityName): boolean => ['owner', 'admin'].includes(ctx.identity(who).role);
 
-/** The IDs of the channels listed in a `stream` `delete` event (`stream_ids` from 343, `streams[].stream_id` always). */
-export function deletedStreamIds(event: JsonObject): number[] {
-  if (Array.isArray(event.stream_ids)) return event.stream_ids as number[];
-  return Array.isArray(event.streams) ? (event.streams as JsonObject[]).map((entry) => Number(entry.stream_id)) : [];
-}
+/** The `stream_ids` of a `stream` `delete` event (level 343; empty before). */
+export const deletedStreamIds = (event: JsonObject): number[] => (Array.isArray(event.stream_ids) ? (event.stream_ids as number[]) : []);
 
 /** Whether `event` is a `stream` `update` of `property` on the channel. */
 export const isStreamUpdate = (channel: Channel, property: string) => (event: JsonObject): boolean =>
