@@ -8,7 +8,8 @@
  */
 import type { IdentityName } from '../../credentials/types.js';
 import type { Channel } from '../support/channel-fixtures.js';
-import type { RuleContext } from '../types.js';
+import { fixtureRule, type RuleHeader } from '../support/rule-factory.js';
+import type { Rule, RuleContext } from '../types.js';
 import { isOrgAdmin, ownChannel } from './streams-support.js';
 
 export interface ChannelKind {
@@ -49,3 +50,19 @@ export const hasContent = (kind: ChannelKind, who: IdentityName): boolean => isS
 
 /** Metadata access: content access, or an organization administrator. */
 export const hasMetadata = (ctx: RuleContext, kind: ChannelKind, who: IdentityName): boolean => hasContent(kind, who) || isOrgAdmin(ctx, who);
+
+/**
+ * A rule that reads each kind of channel as every role, one request each (`read` gets the reader,
+ * the kind and the request's turn), then runs `after` once (unknown IDs and the like).
+ */
+export function perReaderRule(
+  header: RuleHeader & { readonly endpoint: string },
+  read: (ctx: RuleContext, kind: ChannelKind, who: IdentityName, turn: number) => Promise<void>,
+  after: (ctx: RuleContext, kinds: readonly ChannelKind[]) => Promise<void> = async () => undefined,
+): Rule {
+  return fixtureRule(header, { endpoint: header.endpoint, writes: true, needs: KINDS_NEEDS }, channelKinds, async (ctx, kinds) => {
+    let turn = 0;
+    for (const who of READERS) for (const kind of kinds) await read(ctx, kind, who, turn++);
+    await after(ctx, kinds);
+  });
+}

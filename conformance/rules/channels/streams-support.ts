@@ -11,7 +11,7 @@ import { check, expectAnyError, expectShape, expectSuccess, fail } from '../../e
 import { type Validator, v } from '../../expect/shape.js';
 import { type Channel, notArchived, streamIdOf } from '../support/channel-fixtures.js';
 import type { RuleContext } from '../types.js';
-import { CHANNEL_GROUP_SETTINGS, groupSettingValue, SUBSCRIPTION_LEVELS } from './subscription-shape.js';
+import { channelFields, type Field } from './subscription-shape.js';
 
 /** Levels of the channel endpoints' history (the real server's API changelog). */
 export const STREAM_LEVELS = {
@@ -106,27 +106,9 @@ export async function listStreams(client: ApiClient, params: Readonly<Record<str
   return { streams: body.streams as unknown as JsonObject[], reply };
 }
 
-/** The stream object (OpenAPI `BasicChannel`) for a level: fields from the level their changelog gives. */
+/** The stream object (OpenAPI `BasicChannel`) for a level; none of the subscription's own fields. */
 export function streamShape(level: number): Validator<Record<string, unknown>> {
-  const L = SUBSCRIPTION_LEVELS;
-  const since = <T>(min: number, field: Validator<T>) => (level >= min ? field : v.optional(field));
-  const fields: Record<string, Validator<unknown> | ReturnType<typeof v.optional>> = {
-    stream_id: v.int({ min: 1 }),
-    name: v.string({ nonEmpty: true }),
-    description: v.string(),
-    rendered_description: v.string(),
-    invite_only: v.bool(),
-    is_web_public: v.bool(),
-    history_public_to_subscribers: v.bool(),
-    first_message_id: v.nullable(v.int()),
-    message_retention_days: since(L.RETENTION, v.nullable(v.int())),
-    date_created: since(L.DATE_CREATED, v.int({ min: 0 })),
-    creator_id: since(L.CREATOR_ID, v.nullable(v.int({ min: 1 }))),
-    is_archived: since(L.IS_ARCHIVED, v.bool()),
-    folder_id: since(L.FOLDER_ID, v.nullable(v.int())),
-    is_default: v.optional(v.bool()),
-  };
-  for (const [name, min] of CHANNEL_GROUP_SETTINGS) fields[name] = since(min, groupSettingValue);
+  const fields: Record<string, Field> = { ...channelFields(level), is_default: v.optional(v.bool()) };
   const forbidden = ['color', 'pin_to_top', 'is_muted', 'subscribers', 'desktop_notifications'];
   return v.object(fields as Record<string, Validator<unknown>>, { forbidden }) as Validator<Record<string, unknown>>;
 }
