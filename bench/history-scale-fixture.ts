@@ -1,12 +1,12 @@
 /**
- * Generated history for `history-scale`: the development realm plus N messages of one shape at
- * every size. Two years of messages, ascending in time; 90% in 2,000 topics spread over the
+ * Generated history for `history-scale`: the development realm's people and channels with N
+ * messages (in place of its own few) of one shape at every size. Two years of messages, ascending in time; 90% in 2,000 topics spread over the
  * realm's channels (topic popularity and senders Zipf-distributed), 10% direct messages (one-on-one
  * and three-person groups). Sentences mix English stop words with a 20,000-word vocabulary drawn
  * Zipf-like, so some words are common and most are rare; 5% of messages carry Markdown (bold,
  * code, a mention, an emoji, a link). What a reader sees beyond the history's length is held
  * fixed, so a larger history answers the same windows: every user has 100 starred and 300
- * unread messages (the newest 250 they received and 50 spread over the history), and the rare
+ * unread messages (the newest 250 they received and 50 spread over the newer half), and the rare
  * word occurs in exactly 12 messages Hamlet received.
  */
 import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
@@ -79,7 +79,6 @@ function vocabulary(next: () => number): string[] {
 interface Base {
   readonly users: ReadonlyArray<{ readonly email: string; readonly isActive?: boolean }>;
   readonly channels: ReadonlyArray<{ readonly name: string; readonly subscribers: readonly string[] }>;
-  readonly messages?: readonly unknown[];
 }
 
 interface Draft {
@@ -103,7 +102,9 @@ class HistoryGenerator {
   private readonly channels: Base['channels'];
 
   constructor(base: Base) {
-    this.people = base.users.filter((u) => u.isActive !== false).map((u) => u.email);
+    // The reader and Iago first: they are the most active senders of direct messages, to each other most.
+    const active = base.users.filter((u) => u.isActive !== false).map((u) => u.email);
+    this.people = [READER, 'iago@zulip.com', ...active.filter((email) => email !== READER && email !== 'iago@zulip.com')];
     this.person = zipf(this.people.length, 0.7, this.next);
     // Channels with three subscribers or more (Rome has one).
     this.channels = base.channels.filter((c) => c.subscribers.length >= 3);
@@ -177,7 +178,8 @@ function markPerUser(drafts: Draft[], holders: string[][]): number {
     Array.from({ length: Math.min(count, list.length) }, (_, k) => list[Math.floor(((k + offset) * list.length) / count)] as number);
   for (const [email, list] of received) {
     for (const index of spread(list, STARRED_PER_USER, 0.5)) ((drafts[index] as Draft).starredBy ??= []).push(email);
-    const unread = new Set([...list.slice(-UNREAD_NEWEST), ...spread(list, UNREAD_SCATTERED, 0.25)]);
+    // Older unread messages in the newer half only: the first unread one lies half-way through.
+    const unread = new Set([...list.slice(-UNREAD_NEWEST), ...spread(list.slice(list.length >> 1), UNREAD_SCATTERED, 0.25)]);
     for (const index of unread) ((drafts[index] as Draft).unreadBy ??= []).push(email);
   }
   const reader = received.get(READER) ?? [];
@@ -202,7 +204,6 @@ export function writeHistoryFixture(path: string, count: number): HistoryPlan {
     const head = JSON.stringify({ ...base, messages: [] });
     writeSync(file, head.slice(0, -2));
     let first = true;
-    for (const seeded of base.messages ?? []) writeSync(file, `${first ? '' : ','}${JSON.stringify(seeded)}`), (first = false);
     for (let i = 0; i < drafts.length; i += 10_000) {
       const chunk = drafts.slice(i, i + 10_000).map((draft) => JSON.stringify(draft));
       writeSync(file, `${first ? '' : ','}${chunk.join(',')}`);
@@ -216,5 +217,5 @@ export function writeHistoryFixture(path: string, count: number): HistoryPlan {
   let rank = 0;
   while (!generator.topicOf(rank).channel.subscribers.includes(READER)) rank++;
   const { channel, topic } = generator.topicOf(rank);
-  return { messages: count, rareWord: RARE_WORD, commonWord: generator.commonWord, channel: channel.name, topic, middleIndex: (base.messages ?? []).length + middleIndex };
+  return { messages: count, rareWord: RARE_WORD, commonWord: generator.commonWord, channel: channel.name, topic, middleIndex };
 }

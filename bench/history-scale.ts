@@ -6,18 +6,19 @@
  * the sides alternating sample by sample so that drift in machine load affects both alike.
  * Goals: every ratio <= 1.5; the large side ready in under 10 s and under 2 GiB.
  *
- *   node dist/bench/history-scale.js [--small 20000] [--large 1000000] [--samples 30] [--budget 20] [--only name]
+ *   node dist/bench/history-scale.js [--small 20000] [--large 1000000] [--samples 30] [--budget 20] [--only name] [--keep dir]
  *
  * `--budget` caps the seconds spent on one operation (at least 3 samples are taken), so a slow
- * baseline finishes; `--only` runs the operations whose name contains the text.
+ * baseline finishes; `--only` runs the operations whose name contains the text; `--keep` writes
+ * the generated fixtures to that folder and reuses them on the next run.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { writeHistoryFixture } from './history-scale-fixture.js';
+import { type HistoryPlan, writeHistoryFixture } from './history-scale-fixture.js';
 import { HISTORY_OPERATIONS } from './history-scale-operations.js';
 import type { WorkerCommand, WorkerReady } from './history-scale-worker.js';
 
@@ -90,15 +91,19 @@ async function main(): Promise<void> {
       samples: { type: 'string', default: '30' },
       budget: { type: 'string', default: '20' },
       only: { type: 'string' },
+      keep: { type: 'string' },
     },
   });
-  const dir = mkdtempSync(join(tmpdir(), 'history-scale-'));
+  const dir = values.keep ?? mkdtempSync(join(tmpdir(), 'history-scale-'));
   const sides: Side[] = [];
   try {
     const plans = [Number(values.small), Number(values.large)].map((count) => {
       const path = join(dir, `history-${count}.json`);
+      const planPath = `${path}.plan`;
+      if (values.keep !== undefined && existsSync(planPath)) return { path, plan: JSON.parse(readFileSync(planPath, 'utf8')) as HistoryPlan };
       const started = performance.now();
       const plan = writeHistoryFixture(path, count);
+      writeFileSync(planPath, JSON.stringify(plan));
       console.log(`generated ${count} messages in ${((performance.now() - started) / 1000).toFixed(1)} s (common word "${plan.commonWord}", topic "${plan.topic}" in ${plan.channel})`);
       return { path, plan };
     });
@@ -115,7 +120,7 @@ async function main(): Promise<void> {
     }
   } finally {
     for (const side of sides) side.child.send({ exit: true } satisfies WorkerCommand);
-    rmSync(dir, { recursive: true, force: true });
+    if (values.keep === undefined) rmSync(dir, { recursive: true, force: true });
   }
 }
 

@@ -8,6 +8,7 @@
  */
 import type { Message } from '../../entities/message.js';
 import { recursiveMembers } from '../../queries/groups/groups.js';
+import { ascending } from '../../state/history/id-sources.js';
 import type { World } from '../../state/world.js';
 
 /**
@@ -30,9 +31,10 @@ function topicParticipants(world: World, message: Message): Set<number> {
   const participants = new Set([message.senderId]);
   const here = message.recipient;
   if (here.kind !== 'stream') return participants;
-  for (const other of world.messages.values()) {
-    const there = other.recipient;
-    if (there.kind !== 'stream' || there.streamId !== here.streamId || there.topic.toLowerCase() !== here.topic.toLowerCase()) continue;
+  for (const id of ascending(world.messages.index.topic(here.streamId, here.topic))) {
+    const other = world.messages.get(id);
+    const there = other?.recipient;
+    if (!other || there?.kind !== 'stream' || there.streamId !== here.streamId || there.topic.toLowerCase() !== here.topic.toLowerCase()) continue;
     participants.add(other.senderId);
     for (const reaction of other.reactions) participants.add(reaction.userId);
   }

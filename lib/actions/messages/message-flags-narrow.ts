@@ -5,7 +5,7 @@
  * (the shape `addFlag` sends) goes to the user, listing the messages whose flag changed.
  */
 import { badRequest } from '../../errors.js';
-import type { Message } from '../../entities/message.js';
+import type { FlagRow, Message } from '../../entities/message.js';
 import type { User } from '../../entities/user.js';
 import { isSubscribed } from '../../queries/users/access.js';
 import { accessMessage } from '../../queries/messages/messages.js';
@@ -62,7 +62,7 @@ export function updateFlagForMessages(world: World, user: User, messages: readon
     let row = message.flags.get(user.id);
     const existed = row !== undefined;
     // A historical message was shown as read and historical: its new row starts from that.
-    if (!row) message.flags.set(user.id, (row = new Set(['read', 'historical'])));
+    if (!row) row = message.flags.set(user.id, ['read', 'historical']).get(user.id) as FlagRow;
     if (row.has(flag) === adding) continue;
     if (adding) row.add(flag);
     else row.delete(flag);

@@ -3,6 +3,7 @@ import { badRequest } from '../../../lib/errors.js';
 import type { User } from '../../../lib/entities/user.js';
 import { FEATURES } from '../../../lib/features.js';
 import { canAccessUser } from '../../../lib/queries/users/access.js';
+import { maxReceivedMessageId } from '../../../lib/queries/messages/message-state.js';
 import { accessUserById, apiEmail, canSeeDeliveryEmail, inaccessibleUserPlaceholder, toApiUser, type UserViewOptions } from '../../../lib/queries/users/users.js';
 import { render } from '../../../lib/rendering/render.js';
 import { bool, int, list } from '../../../lib/input/schema.js';
@@ -49,11 +50,6 @@ const getUsers = authed({
   },
 });
 
-function maxMessageId(world: World, user: User): number {
-  let max = -1;
-  for (const message of world.messages.values()) if (message.flags.has(user.id) && message.id > max) max = message.id;
-  return max;
-}
 
 /** The real view has no parsing decorator, so it never reports ignored parameters. */
 const getOwnUser = authed({
@@ -65,7 +61,7 @@ const getOwnUser = authed({
       includeCustomProfileFields: true,
       renderMarkdown: (text) => render(world, text),
     });
-    return { ...own, max_message_id: maxMessageId(world, user) };
+    return { ...own, max_message_id: maxReceivedMessageId(world, user) };
   },
 });
 

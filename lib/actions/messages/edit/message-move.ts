@@ -9,6 +9,7 @@ import type { EditEvent, Message } from '../../../entities/message.js';
 import { isGuest, isModeratorOrAbove, type User } from '../../../entities/user.js';
 import { activeSubscriberIds } from '../../../queries/users/access.js';
 import { canReadMessage, isMeMessage } from '../../../queries/messages/messages.js';
+import { topicMessages } from '../../../queries/messages/topics.js';
 import { channelMoveLimit, EDIT_LIMIT_BUFFER_SECONDS, topicMoveLimit } from '../../../queries/messages/message-permissions.js';
 import { render } from '../../../rendering/render.js';
 import { topicLinks } from '../../../rendering/topic-links.js';
@@ -71,13 +72,13 @@ function messagesToChange(world: World, user: User, plan: StreamEditPlan): Messa
   if (plan.propagateMode === 'change_one' || !(plan.topicEdited || plan.streamEdited)) return [plan.message];
   const protectedHistory = !plan.origStream.historyPublicToSubscribers;
   const found: Message[] = [];
-  for (const m of world.messages.values()) {
+  for (const m of topicMessages(world, plan.origStream.id, plan.origTopic)) {
     if (m.recipient.kind !== 'stream' || m.recipient.streamId !== plan.origStream.id || !sameTopic(m.recipient.topic, plan.origTopic)) continue;
     if (plan.propagateMode === 'change_later' && m.id < plan.message.id) continue;
     if (m !== plan.message && protectedHistory && !m.flags.has(user.id)) continue;
     found.push(m);
   }
-  return found.sort((a, b) => a.id - b.id);
+  return found;
 }
 
 /**
@@ -186,7 +187,7 @@ export function applyStreamEdit(world: World, user: User, plan: StreamEditPlan):
 /** Whether the user moved every message of the old topic that they can see. */
 function movedAllVisible(world: World, user: User, plan: StreamEditPlan): boolean {
   if (plan.propagateMode === 'change_all') return true;
-  for (const m of world.messages.values()) {
+  for (const m of topicMessages(world, plan.origStream.id, plan.origTopic)) {
     if (m.recipient.kind !== 'stream' || m.recipient.streamId !== plan.origStream.id) continue;
     if (sameTopic(m.recipient.topic, plan.origTopic) && canReadMessage(world, user, m)) return false;
   }
