@@ -11,7 +11,7 @@
 import type { Message, MessageFlags, Recipient } from '../entities/message.js';
 import { HistoryIndex } from './history/history-index.js';
 import { MessageRows } from './history/message-rows.js';
-import { contentWords } from './history/word-index.js';
+import { searchableText } from './history/word-index.js';
 
 const DAY_MS = 86_400_000;
 
@@ -66,10 +66,10 @@ export class MessageMap extends Map<number, Message> {
   /** The only way to change a stored message's content, so the search index stays true. */
   rewrite(message: Message, content: string, renderedContent: string): void {
     const stored = super.get(message.id) === message;
-    const before = stored ? contentWords(message) : undefined;
+    const before = stored ? searchableText(message) : undefined;
     message.content = content;
     message.renderedContent = renderedContent;
-    if (before) this.index.contentChanged(message, before);
+    if (before !== undefined) this.index.contentChanged(message, before);
   }
 
   private count(message: Message, change: number): void {

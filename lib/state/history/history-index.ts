@@ -11,12 +11,14 @@ import { emptyIds, IdList, type IdSource } from './id-list.js';
 import { unionOf } from './id-sources.js';
 import { MessageRows, type RowObserver } from './message-rows.js';
 import { UserIndex, type UserListName } from './user-index.js';
-import { contentWords, WordIndex } from './word-index.js';
+import { searchableText, WordIndex } from './word-index.js';
 
 interface ChannelEntry {
   readonly ids: IdList;
   /** Lower-cased topic name to its messages. */
   readonly topics: Map<string, IdList>;
+  /** The topic names (as spelt) whose words the word index has, so most messages add none. */
+  readonly spellings: Set<string>;
 }
 
 const topicKey = (streamId: number, lowerTopic: string): string => `${streamId}\u0000${lowerTopic}`;
@@ -57,7 +59,20 @@ export class HistoryIndex {
     listIn(this.senders, message.senderId).add(id);
     const direct = message.recipient.kind === 'direct';
     rows.forEachBits((userId, bits) => this.users.rowAdded(id, direct, userId, bits));
-    this.words.addContent(id, contentWords(message));
+    this.words.addContent(id, searchableText(message));
+  }
+
+  /**
+   * Runs `load` (storing many messages) with the search postings gathered and sorted at the end,
+   * which is several times faster for a whole history.
+   */
+  bulkLoad<T>(load: () => T): T {
+    this.words.beginBulk();
+    try {
+      return load();
+    } finally {
+      this.words.endBulk();
+    }
   }
 
   /** Forgets a message being deleted. */
@@ -68,7 +83,7 @@ export class HistoryIndex {
     this.senders.get(message.senderId)?.delete(id);
     const direct = message.recipient.kind === 'direct';
     rows.forEachBits((userId, bits) => this.users.rowChanged(id, direct, userId, bits, undefined));
-    this.words.removeContent(id, contentWords(message));
+    this.words.removeContent(id, searchableText(message));
   }
 
   /** A message moved from `from` to its current recipient. */
@@ -77,10 +92,10 @@ export class HistoryIndex {
     this.addConversation(message.id, message.recipient);
   }
 
-  /** A message's content changed; `before` are the words it had. */
-  contentChanged(message: Message, before: ReadonlySet<string>): void {
+  /** A message's content changed; `before` is the searchable text it had. */
+  contentChanged(message: Message, before: string): void {
     this.words.removeContent(message.id, before);
-    this.words.addContent(message.id, contentWords(message));
+    this.words.addContent(message.id, searchableText(message));
   }
 
   private addConversation(id: number, recipient: Recipient): void {
@@ -90,7 +105,7 @@ export class HistoryIndex {
     }
     const { streamId, topic } = recipient;
     let channel = this.channels.get(streamId);
-    if (!channel) this.channels.set(streamId, (channel = { ids: new IdList(), topics: new Map() }));
+    if (!channel) this.channels.set(streamId, (channel = { ids: new IdList(), topics: new Map(), spellings: new Set() }));
     channel.ids.add(id);
     const lower = topic.toLowerCase();
     let list = channel.topics.get(lower);
@@ -101,7 +116,10 @@ export class HistoryIndex {
       streams.add(streamId);
     }
     list.add(id);
-    this.words.addTopicName(topicKey(streamId, lower), topic);
+    if (!channel.spellings.has(topic)) {
+      channel.spellings.add(topic);
+      this.words.addTopicName(topicKey(streamId, lower), topic);
+    }
   }
 
   private removeConversation(id: number, recipient: Recipient): void {
@@ -119,6 +137,7 @@ export class HistoryIndex {
     const list = channel.topics.get(lower);
     if (list?.delete(id) && list.size === 0) {
       channel.topics.delete(lower);
+      for (const spelling of channel.spellings) if (spelling.toLowerCase() === lower) channel.spellings.delete(spelling);
       const streams = this.channelsByTopic.get(lower);
       streams?.delete(streamId);
       if (streams?.size === 0) this.channelsByTopic.delete(lower);

@@ -15,15 +15,20 @@ const POOL_LIMIT = 10_000;
 const pool = new Map<string, readonly number[]>();
 const NOBODY: readonly number[] = Object.freeze([]);
 
+/** Lists `intern` gave out, so handing one back costs a lookup, not a key. */
+const interned = new WeakSet<readonly number[]>();
+
 /** The shared frozen copy of a holder list. */
-function intern(users: readonly number[]): readonly number[] {
+export function intern(users: readonly number[]): readonly number[] {
   if (users.length === 0) return NOBODY;
+  if (interned.has(users)) return users;
   const key = users.join(',');
   let shared = pool.get(key);
   if (!shared) {
     // Bounded, so a long run of membership changes cannot grow it without end; lists already shared stay so.
     if (pool.size >= POOL_LIMIT) pool.clear();
     pool.set(key, (shared = Object.freeze([...users])));
+    interned.add(shared);
   }
   return shared;
 }
@@ -45,12 +50,21 @@ export class MessageRows implements MessageFlags {
   #messageId = 0;
   #observer: RowObserver | undefined;
 
-  constructor(rows: Iterable<readonly [number, Iterable<string>]> = []) {
+  constructor(rows?: Iterable<readonly [number, Iterable<string>]>) {
+    if (rows === undefined) return;
     const byUser = new Map<number, number>();
     for (const [userId, flags] of rows) byUser.set(userId, bitsOf(flags));
     const bits = [...byUser.values()];
     this.#users = intern([...byUser.keys()]);
     this.#bits = bits.every((value) => value === bits[0]) ? (bits[0] ?? 0) : bits;
+  }
+
+  /** Rows for `users` (distinct), all with the same flag bits. */
+  static uniform(users: readonly number[], bits: number): MessageRows {
+    const rows = new MessageRows();
+    rows.#users = intern(users);
+    rows.#bits = bits;
+    return rows;
   }
 
   /** Reports every later change of these rows, as rows of message `messageId`. */

@@ -22,7 +22,7 @@ export const WORD = /[\p{L}\p{N}]+/gu;
 export function lexeme(word: string): string {
   const lower = word.toLowerCase();
   if (lower.length > 4 && lower.endsWith('ies')) return `${lower.slice(0, -3)}y`;
-  if (lower.length > 3 && /(?:ss|x|z|ch|sh)es$/.test(lower)) return lower.slice(0, -2);
+  if (lower.length > 3 && lower.endsWith('es') && /(?:ss|x|z|ch|sh)es$/.test(lower)) return lower.slice(0, -2);
   if (lower.length > 3 && lower.endsWith('s') && !lower.endsWith('ss')) return lower.slice(0, -1);
   return lower;
 }
@@ -45,21 +45,26 @@ const ASCII = /^[\x00-\x7f]*$/;
 
 const isAsciiWordCode = (code: number): boolean => (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a);
 
-/** Adds the lexemes of `text` to `into` (the same words as `WORD` finds; ASCII text without a regular expression). */
-export function addLexemes(text: string, into: Set<string>): Set<string> {
+/** Calls `each` with the lexeme of every word of `text` (the words `WORD` finds; ASCII text without a regular expression). */
+export function forEachLexeme(text: string, each: (word: string) => void): void {
   if (!ASCII.test(text)) {
-    for (const [word] of text.matchAll(WORD)) into.add(lexeme(word));
-    return into;
+    for (const [word] of text.matchAll(WORD)) each(lexeme(word));
+    return;
   }
   let start = -1;
   for (let i = 0; i <= text.length; i++) {
     const inWord = i < text.length && isAsciiWordCode(text.charCodeAt(i));
     if (inWord && start < 0) start = i;
     else if (!inWord && start >= 0) {
-      into.add(lexeme(text.slice(start, i)));
+      each(lexeme(text.slice(start, i)));
       start = -1;
     }
   }
+}
+
+/** The lexemes of `text` added to `into`. */
+export function addLexemes(text: string, into: Set<string>): Set<string> {
+  forEachLexeme(text, (word) => into.add(word));
   return into;
 }
 

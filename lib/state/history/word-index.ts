@@ -5,15 +5,15 @@
  * are left out (see `isIndexedLexeme`).
  */
 import type { Message } from '../../entities/message.js';
+import { BulkPostings } from './bulk-postings.js';
 import { emptyIds, IdList, type IdSource } from './id-list.js';
 import { unionOf } from './id-sources.js';
 import { isRenderingDeferred } from './lazy-rendering.js';
-import { addLexemes, htmlText, isIndexedLexeme } from './search-words.js';
+import { addLexemes, forEachLexeme, htmlText, isIndexedLexeme } from './search-words.js';
 
-/** The words search finds a message by in its content: those of its HTML's text (of its plain source before it is rendered). */
-export function contentWords(message: Message): Set<string> {
-  const text = isRenderingDeferred(message) ? message.content : htmlText(message.renderedContent);
-  return addLexemes(text, new Set());
+/** The text search finds a message by: its HTML's text (its plain source before it is rendered, which has the same words). */
+export function searchableText(message: Message): string {
+  return isRenderingDeferred(message) ? message.content : htmlText(message.renderedContent);
 }
 
 export class WordIndex {
@@ -22,31 +22,44 @@ export class WordIndex {
   private readonly topicsByWord = new Map<string, Set<string>>();
   /** Topic key to the lexemes of every spelling of its name seen (it only grows until the topic empties). */
   private readonly wordsByTopic = new Map<string, Set<string>>();
-  /** Topic key to the spellings of its name already read, so most messages cost one lookup here. */
-  private readonly spellings = new Map<string, Set<string>>();
 
-  addContent(id: number, words: Iterable<string>): void {
-    for (const word of words) {
-      if (!isIndexedLexeme(word)) continue;
-      let list = this.postings.get(word);
-      if (!list) this.postings.set(word, (list = new IdList()));
-      list.add(id);
-    }
+  /** Postings gathered during a load, sorted into the lists when it ends (or anything else happens first). */
+  private bulk: BulkPostings | undefined;
+
+  /** Gathers the postings of the messages added from now on, until `endBulk`. */
+  beginBulk(): void {
+    this.endBulk();
+    this.bulk = new BulkPostings();
   }
 
-  removeContent(id: number, words: Iterable<string>): void {
-    for (const word of words) {
+  endBulk(): void {
+    const bulk = this.bulk;
+    this.bulk = undefined;
+    bulk?.flushInto((word) => this.listOf(word));
+  }
+
+  private listOf(word: string): IdList {
+    let list = this.postings.get(word);
+    if (!list) this.postings.set(word, (list = new IdList()));
+    return list;
+  }
+
+  /** Lists message `id` under each word of `text` (its searchable text). */
+  addContent(id: number, text: string): void {
+    if (this.bulk) this.bulk.addText(id, text);
+    else forEachLexeme(text, (word) => isIndexedLexeme(word) && this.listOf(word).add(id));
+  }
+
+  removeContent(id: number, text: string): void {
+    this.endBulk();
+    forEachLexeme(text, (word) => {
       const list = this.postings.get(word);
       if (list?.delete(id) && list.size === 0) this.postings.delete(word);
-    }
+    });
   }
 
-  /** Records a spelling of topic `key`'s name (a message with that topic arrived). */
+  /** Records a spelling of topic `key`'s name (a message with a spelling new to the topic arrived). */
   addTopicName(key: string, topic: string): void {
-    let seen = this.spellings.get(key);
-    if (seen?.has(topic)) return;
-    if (!seen) this.spellings.set(key, (seen = new Set()));
-    seen.add(topic);
     let words = this.wordsByTopic.get(key);
     if (!words) this.wordsByTopic.set(key, (words = new Set()));
     for (const word of addLexemes(topic, new Set())) {
@@ -66,7 +79,6 @@ export class WordIndex {
       if (keys?.size === 0) this.topicsByWord.delete(word);
     }
     this.wordsByTopic.delete(key);
-    this.spellings.delete(key);
   }
 
   /**
@@ -75,14 +87,15 @@ export class WordIndex {
    */
   find(word: string, topicIds: (key: string) => IdSource): IdSource | undefined {
     if (!isIndexedLexeme(word)) return undefined;
+    this.endBulk();
     const parts = [this.postings.get(word) ?? emptyIds(), ...[...(this.topicsByWord.get(word) ?? [])].map(topicIds)];
     return unionOf(parts);
   }
 
   clear(): void {
+    this.bulk = undefined;
     this.postings.clear();
     this.topicsByWord.clear();
     this.wordsByTopic.clear();
-    this.spellings.clear();
   }
 }

@@ -42,8 +42,7 @@ function applyContent(world: World, message: Message, content: string, event: Up
     rendered_content: rendered,
     is_me_message: isMeMessage(content),
   });
-  message.content = content;
-  message.renderedContent = rendered;
+  world.messages.rewrite(message, content, rendered);
   message.lastEditAt = history.timestamp;
   // `check_attachment_reference_change`: uploads named by the new content only are claimed, the others let go.
   linkAttachmentsInContent(world, message.id, content);
