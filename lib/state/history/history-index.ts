@@ -58,7 +58,8 @@ export class HistoryIndex {
     this.addConversation(id, message.recipient);
     listIn(this.senders, message.senderId).add(id);
     const direct = message.recipient.kind === 'direct';
-    rows.forEachBits((userId, bits) => this.users.rowAdded(id, direct, userId, bits));
+    const holders = rows.holders;
+    for (let i = 0; i < holders.length; i++) this.users.rowAdded(id, direct, holders[i] as number, rows.bitsAt(i));
     this.words.addContent(id, searchableText(message));
   }
 

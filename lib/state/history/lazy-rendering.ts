@@ -32,10 +32,12 @@ function writeRendered(this: WithSlot, html: string): void {
   this[SLOT] = html;
 }
 
+const ACCESSOR: PropertyDescriptor = { get: readRendered, set: writeRendered, enumerable: true, configurable: true };
+
 /** Gives a message under construction (without `renderedContent`) HTML rendered on first read. */
 export function renderOnFirstRead(message: Omit<Message, 'renderedContent'>, rendering: DeferredRendering): Message {
   (message as WithSlot)[SLOT] = rendering;
-  Object.defineProperty(message, 'renderedContent', { get: readRendered, set: writeRendered, enumerable: true, configurable: true });
+  Object.defineProperty(message, 'renderedContent', ACCESSOR);
   return message as Message;
 }
 

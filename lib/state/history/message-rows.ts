@@ -92,6 +92,16 @@ export class MessageRows implements MessageFlags {
     this.#observer?.(this.#messageId, userId, before, bits);
   }
 
+  /** The users with a row (a shared frozen list: read it, never keep it past a change). */
+  get holders(): readonly number[] {
+    return this.#users;
+  }
+
+  /** The flag bits of the `index`th holder. */
+  bitsAt(index: number): number {
+    return typeof this.#bits === 'number' ? this.#bits : (this.#bits[index] as number);
+  }
+
   /** Each row's user and flag bits, without a view per row. */
   forEachBits(callback: (userId: number, bits: number) => void): void {
     const users = this.#users;
