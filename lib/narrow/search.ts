@@ -9,7 +9,7 @@
  * ignored, and a query of stop words only matches nothing, as an empty `tsquery` does.
  */
 
-import { htmlText, lexeme, STOP_WORDS, WORD } from '../state/history/search-words.js';
+import { addLexemes, htmlText, lexeme, STOP_WORDS, WORD } from '../state/history/search-words.js';
 
 export { htmlText, lexeme } from '../state/history/search-words.js';
 
@@ -36,10 +36,7 @@ export function parseSearch(operand: string): SearchQuery {
 /** Whether a message with this topic, content source and rendered content matches the query. */
 export function matchesSearch(query: SearchQuery, topic: string, content: string, renderedContent: string): boolean {
   if (query.lexemes.size === 0) return false;
-  const present = new Set<string>();
-  for (const text of [topic, htmlText(renderedContent)]) {
-    for (const [word] of text.matchAll(WORD)) present.add(lexeme(word));
-  }
+  const present = addLexemes(htmlText(renderedContent), addLexemes(topic, new Set()));
   for (const wanted of query.lexemes) if (!present.has(wanted)) return false;
   const haystacks = [content.toLowerCase(), topic.toLowerCase()];
   return query.phrases.every((phrase) => haystacks.some((text) => text.includes(phrase)));

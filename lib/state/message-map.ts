@@ -15,18 +15,6 @@ import { searchableText } from './history/word-index.js';
 
 const DAY_MS = 86_400_000;
 
-/** The index of the first ID greater than `id` in ascending `ids`. */
-export function upperBound(ids: readonly number[], id: number): number {
-  let low = 0;
-  let high = ids.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if ((ids[middle] as number) <= id) low = middle + 1;
-    else high = middle;
-  }
-  return low;
-}
-
 /** The message's rows as MessageRows, converting (and replacing) a plain Map of Sets. */
 function adoptRows(message: Message): MessageRows {
   if (message.flags instanceof MessageRows) return message.flags;
