@@ -117,6 +117,19 @@ export function groupByFlags(message: Message, userIds: Iterable<number>): Map<s
   return groups;
 }
 
+/** The real server's own clients: a message sent from one of them is read by its sender. */
+const HUMAN_CLIENTS = new Set(['zulipandroid', 'zulipios', 'zulipdesktop', 'zulipmobile', 'zulipelectron', 'zulipterminal', 'snipe', 'website', 'ios', 'android']);
+
+/**
+ * `Client.default_read_by_sender`: whether a message sent without `read_by_sender` starts read for
+ * its sender. Only the real server's own (human) clients qualify, so that messages an integration
+ * sends with a user's key stay unread for that user.
+ */
+export function defaultReadBySender(client: string): boolean {
+  const name = client.toLowerCase();
+  return HUMAN_CLIENTS.has(name) || name.includes('desktop app');
+}
+
 /** The client name of a request: the `client` parameter, else the User-Agent's product token. */
 export function clientName(clientParam: string | undefined, userAgent: string | null | undefined): string {
   if (clientParam !== undefined && clientParam !== '') return clientParam;
