@@ -55,6 +55,10 @@ import { rules as reportMessageSharp } from './messages/report-message-sharp.js'
 import { rules as typingSharp } from './messages/typing-sharp.js';
 import { rules as userStatusSharp } from './users/user-status-sharp.js';
 import { rules as messageFetchModel } from './messages/message-fetch-model.js';
+import { rules as sendMessage } from './messages/send-message.js';
+import { rules as sendMessageLimits } from './messages/send-message-limits.js';
+import { rules as sendMessageAccess } from './messages/send-message-access.js';
+import { rules as sendMessageEvents } from './messages/send-message-events.js';
 const RULE_FILES: ReadonlyArray<readonly Rule[]> = [
   conventions,
   auth,
@@ -107,6 +111,10 @@ const RULE_FILES: ReadonlyArray<readonly Rule[]> = [
   linkifiersChanges,
   linkifiersEvents,
   messageFetchModel,
+  sendMessage,
+  sendMessageLimits,
+  sendMessageAccess,
+  sendMessageEvents,
 ];
 
 const ID_FORMAT = /^[a-z0-9]+(?:-[a-z0-9]+)*(?:\/[a-z0-9]+(?:-[a-z0-9]+)*)+$/;

@@ -21,7 +21,7 @@ import {
   truncateTopic,
 } from '../../input/topic-names.js';
 import type { World } from '../../state/world.js';
-import { defaultReadBySender, deliverMessage, normalizeContent } from './messages.js';
+import { defaultReadBySender, deliverMessage, type LocalEcho, normalizeContent } from './messages.js';
 
 export type SendType = 'direct' | 'private' | 'stream' | 'channel';
 
@@ -33,6 +33,8 @@ export interface SendRequest {
   /** FL 236; unset means read only from the real server's own clients (`defaultReadBySender`). */
   readonly readBySender: boolean | undefined;
   readonly client: string;
+  /** `queue_id` and `local_id`: the sender's queue gets `local_id` back in its message event. */
+  readonly localEcho?: LocalEcho;
 }
 
 const notAuthorized = (stream: Stream) => badRequest(`Not authorized to send to channel '${stream.name}'`);
@@ -190,6 +192,7 @@ export function sendMessage(world: World, sender: User, request: SendRequest): n
     content,
     client: request.client,
     readBy,
+    ...(request.localEcho ? { localEcho: request.localEcho } : {}),
   });
   return message.id;
 }
