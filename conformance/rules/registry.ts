@@ -59,6 +59,11 @@ import { rules as sendMessage } from './messages/send-message.js';
 import { rules as sendMessageLimits } from './messages/send-message-limits.js';
 import { rules as sendMessageAccess } from './messages/send-message-access.js';
 import { rules as sendMessageEvents } from './messages/send-message-events.js';
+import { rules as messageFetchAnchors } from './messages/message-fetch-anchors.js';
+import { rules as messageFetchNarrows } from './messages/message-fetch-narrows.js';
+import { rules as messageFetchAccess } from './messages/message-fetch-access.js';
+import { rules as messageGet } from './messages/message-get.js';
+import { rules as messageRender } from './messages/message-render.js';
 const RULE_FILES: ReadonlyArray<readonly Rule[]> = [
   conventions,
   auth,
@@ -115,6 +120,11 @@ const RULE_FILES: ReadonlyArray<readonly Rule[]> = [
   sendMessageLimits,
   sendMessageAccess,
   sendMessageEvents,
+  messageFetchAnchors,
+  messageFetchNarrows,
+  messageFetchAccess,
+  messageGet,
+  messageRender,
 ];
 
 const ID_FORMAT = /^[a-z0-9]+(?:-[a-z0-9]+)*(?:\/[a-z0-9]+(?:-[a-z0-9]+)*)+$/;

@@ -1,0 +1,134 @@
+/**
+ * `GET /messages` narrows, operator by operator (api/construct-narrow, api/get-messages): every
+ * operator and operand the real server accepts succeeds from its level on, as a legacy pair and as
+ * a negated object, and is an unknown operator or operand (400 BAD_NARROW) before it; unknown
+ * channels, users and operands are 400 BAD_NARROW with a `desc`; malformed narrows are 400
+ * BAD_REQUEST. Which messages each operator selects is the narrow model's business
+ * (message-fetch-model.ts).
+ */
+import type { IdentityName } from '../../credentials/types.js';
+import { check, expectError, expectSuccess } from '../../expect/assert.js';
+import { userDirectory } from '../support/channel-fixtures.js';
+import { FAR_ID_FLOOR } from '../support/message-fixtures.js';
+import type { Rule, RuleContext } from '../types.js';
+import { knownTopic } from './message-fetch-support.js';
+
+/** Levels at which operators and operands appear (api/changelog). */
+const SINCE = { DM: 177, HAS_REACTION: 249, CHANNEL: 250, IS_FOLLOWED: 265, WITH: 271, IS_MUTED: 366 } as const;
+
+interface Operands {
+  readonly channel: string;
+  readonly topic: string;
+  readonly email: string;
+  readonly messageId: number;
+}
+
+/** Every operator (and each of its fixed operands) with the first level that knows it. */
+const OPERATORS: ReadonlyArray<readonly [operator: string, operand: (o: Operands) => string, since: number]> = [
+  ['stream', (o) => o.channel, 1],
+  ['channel', (o) => o.channel, SINCE.CHANNEL],
+  ['streams', () => 'public', 1],
+  ['channels', () => 'public', SINCE.CHANNEL],
+  ['topic', (o) => o.topic, 1],
+  ['sender', (o) => o.email, 1],
+  ['pm-with', (o) => o.email, 1],
+  ['pm_with', (o) => o.email, 1],
+  ['dm', (o) => o.email, SINCE.DM],
+  ['dm-including', (o) => o.email, SINCE.DM],
+  ['group-pm-with', (o) => o.email, 1],
+  ['group_pm_with', (o) => o.email, 1],
+  ...(['private', 'starred', 'mentioned', 'unread', 'alerted', 'resolved'] as const).map((value) => ['is', () => value, 1] as const),
+  ['is', () => 'dm', SINCE.DM],
+  ['is', () => 'followed', SINCE.IS_FOLLOWED],
+  ['is', () => 'muted', SINCE.IS_MUTED],
+  ...(['link', 'image', 'attachment'] as const).map((value) => ['has', () => value, 1] as const),
+  ['has', () => 'reaction', SINCE.HAS_REACTION],
+  ['in', () => 'home', 1],
+  ['in', () => 'all', 1],
+  ['id', (o) => String(o.messageId), 1],
+  ['near', (o) => String(o.messageId), 1],
+  ['search', () => 'zebra okapi', 1],
+  ['with', (o) => String(o.messageId), SINCE.WITH],
+];
+
+const READERS: readonly IdentityName[] = ['member', 'second-member', 'moderator'];
+
+/** The operands of the run: the run channel, a topic of it, the member's API email, a message of that topic. */
+async function operands(ctx: RuleContext): Promise<Operands> {
+  const topic = await knownTopic(ctx);
+  const email = (await userDirectory(ctx.as('admin'))).get(ctx.identity('member').userId)?.email ?? ctx.identity('member').email;
+  return { channel: topic.channelName, topic: topic.topic, email, messageId: topic.ids[1] };
+}
+
+const everyOperator: Rule = {
+  id: 'message-fetch/every-operator-by-level',
+  title:
+    "every narrow operator and operand (channel/stream, channels/streams:public, topic, sender, dm/pm-with, dm-including, group-pm-with, each is: and has: value, in, id, near, search, with) is accepted from its level on, as a legacy pair and negated as an object; before that level it is refused with 400 BAD_NARROW",
+  endpoint: 'GET /messages',
+  section: 'api/construct-narrow; api/get-messages',
+  writes: true,
+  needs: ['admin', 'member', 'second-member', 'moderator'],
+  async run(ctx) {
+    const o = await operands(ctx);
+    let turn = 0;
+    for (const [operator, operand, since] of OPERATORS) {
+      const value = operand(o);
+      // Negation is checked on half the rows, the legacy form on the others (spread over readers).
+      const term = turn % 2 === 0 ? [operator, value] : { operator, operand: value, negated: true };
+      const reader = READERS[turn++ % READERS.length]!;
+      const reply = await ctx.as(reader).get('/messages', { anchor: 'newest', num_before: 1, num_after: 0, narrow: [term] });
+      if (ctx.featureLevel >= since) expectSuccess(reply);
+      else expectError(reply, { status: 400, code: 'BAD_NARROW' });
+    }
+  },
+};
+
+const narrowErrors: Rule = {
+  id: 'message-fetch/narrow-errors',
+  title:
+    "an unknown operator, channel (name or ID), user, 'is', 'has', 'in' or channels operand, a message ID that is no number, a 'with' that is no number (271) and a channel term with a direct-message term (271) are refused with 400 BAD_NARROW and a desc; a narrow that is no list, elements that are no pair or object, missing operators or operands, operands of the wrong type and a non-boolean negated with 400 BAD_REQUEST",
+  endpoint: 'GET /messages',
+  section: 'api/construct-narrow; api/get-messages',
+  writes: true,
+  needs: ['admin', 'member'],
+  async run(ctx) {
+    const o = await operands(ctx);
+    const nobody = `${ctx.runTag}-nobody@example.invalid`;
+    const badNarrow: unknown[][] = [
+      [['nonsense', 'x']],
+      [['stream', ctx.name('no-such-channel')]],
+      [{ operator: 'stream', operand: FAR_ID_FLOOR + 3 }],
+      [['sender', nobody]],
+      [['pm-with', nobody]],
+      [['group-pm-with', nobody]],
+      [['is', 'nonsense']],
+      [['has', 'nonsense']],
+      [['in', 'nonsense']],
+      [['streams', 'nonsense']],
+      [['id', 'twelve']],
+      ...(ctx.featureLevel >= SINCE.WITH ? [[['with', 'twelve']], [['stream', o.channel], ['pm-with', o.email]]] : []),
+    ];
+    const member = ctx.as('member');
+    for (const narrow of badNarrow) {
+      const body = expectError(await member.get('/messages', { anchor: 'newest', num_before: 1, num_after: 0, narrow }), { status: 400, code: 'BAD_NARROW' });
+      check(typeof body.desc === 'string' && body.desc !== '', `BAD_NARROW for ${JSON.stringify(narrow)} must carry a desc`);
+    }
+    const badRequest: unknown[] = [
+      '{"operator": "stream"}',
+      'not json',
+      [['stream']],
+      [['stream', o.channel, 'x']],
+      [['stream', 5]],
+      [7],
+      [{ operator: 'stream' }],
+      [{ operand: o.channel }],
+      [{ operator: 'topic', operand: 5 }],
+      [{ operator: 'stream', operand: o.channel, negated: 'yes' }],
+    ];
+    for (const narrow of badRequest) {
+      expectError(await member.get('/messages', { anchor: 'newest', num_before: 1, num_after: 0, narrow }), { status: 400, code: 'BAD_REQUEST' });
+    }
+  },
+};
+
+export const rules: readonly Rule[] = [everyOperator, narrowErrors];
