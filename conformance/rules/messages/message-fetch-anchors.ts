@@ -58,10 +58,10 @@ const everyAnchor: Rule = {
   endpoint: 'GET /messages',
   section: 'api/get-messages',
   writes: true,
-  needs: ['admin', 'member'],
+  needs: ['admin', 'second-member'],
   async run(ctx) {
-    const topic = await knownTopic(ctx);
-    const member = ctx.as('member');
+    const topic = await knownTopic(ctx, 'second-member');
+    const member = ctx.as('second-member');
     for (const row of anchorRows(ctx, topic)) {
       expectWindow(await member.get('/messages', windowParams(ctx, row, topic.narrow)), row, topic.ids, topic.firstUnread, describeRow(row));
     }
@@ -75,10 +75,10 @@ const parameterLimits: Rule = {
   endpoint: 'GET /messages',
   section: 'api/get-messages',
   writes: true,
-  needs: ['admin', 'member'],
+  needs: ['admin', 'moderator'],
   async run(ctx) {
-    const topic = await knownTopic(ctx);
-    const member = ctx.as('member');
+    const topic = await knownTopic(ctx, 'moderator');
+    const member = ctx.as('moderator');
     const narrow = topic.narrow;
     expectWindow(await member.get('/messages', { anchor: 'newest', num_before: MAX_PER_FETCH - 2, num_after: 2, narrow }), { anchor: 'newest', numBefore: MAX_PER_FETCH - 2, numAfter: 2 }, topic.ids, undefined, `${MAX_PER_FETCH} messages asked for`);
     const refused: ReadonlyArray<Record<string, unknown>> = [
@@ -106,7 +106,7 @@ const messageIds: Rule = {
   writes: true,
   needs: ['admin', 'member'],
   async run(ctx) {
-    const topic = await knownTopic(ctx);
+    const topic = await knownTopic(ctx, 'member');
     const member = ctx.as('member');
     const [first, second, third] = topic.ids;
     const cases: ReadonlyArray<readonly [number[], unknown, number[]]> = [

@@ -55,7 +55,7 @@ const READERS: readonly IdentityName[] = ['member', 'second-member', 'moderator'
 
 /** The operands of the run: the run channel, a topic of it, the member's API email, a message of that topic. */
 async function operands(ctx: RuleContext): Promise<Operands> {
-  const topic = await knownTopic(ctx);
+  const topic = await knownTopic(ctx, 'member');
   const email = (await userDirectory(ctx.as('admin'))).get(ctx.identity('member').userId)?.email ?? ctx.identity('member').email;
   return { channel: topic.channelName, topic: topic.topic, email, messageId: topic.ids[1] };
 }
@@ -90,7 +90,7 @@ const narrowErrors: Rule = {
   endpoint: 'GET /messages',
   section: 'api/construct-narrow; api/get-messages',
   writes: true,
-  needs: ['admin', 'member'],
+  needs: ['admin', 'member', 'second-member', 'moderator'],
   async run(ctx) {
     const o = await operands(ctx);
     const nobody = `${ctx.runTag}-nobody@example.invalid`;
@@ -108,8 +108,9 @@ const narrowErrors: Rule = {
       [['id', 'twelve']],
       ...(ctx.featureLevel >= SINCE.WITH ? [[['with', 'twelve']], [['stream', o.channel], ['pm-with', o.email]]] : []),
     ];
-    const member = ctx.as('member');
+    let turn = 0;
     for (const narrow of badNarrow) {
+      const member = ctx.as(READERS[turn++ % READERS.length]!);
       const body = expectError(await member.get('/messages', { anchor: 'newest', num_before: 1, num_after: 0, narrow }), { status: 400, code: 'BAD_NARROW' });
       check(typeof body.desc === 'string' && body.desc !== '', `BAD_NARROW for ${JSON.stringify(narrow)} must carry a desc`);
     }
@@ -126,6 +127,7 @@ const narrowErrors: Rule = {
       [{ operator: 'stream', operand: o.channel, negated: 'yes' }],
     ];
     for (const narrow of badRequest) {
+      const member = ctx.as(READERS[turn++ % READERS.length]!);
       expectError(await member.get('/messages', { anchor: 'newest', num_before: 1, num_after: 0, narrow }), { status: 400, code: 'BAD_REQUEST' });
     }
   },

@@ -1,7 +1,7 @@
 /**
  * What the exact `GET /messages` rules share: a topic of the run channel holding three known
- * messages (the member's own, read for it where `read_by_sender` exists, then two of the
- * administrator's, unread for the member), a window request, and its comparison with the
+ * messages (the reader's own, read for it where `read_by_sender` exists, then two of the
+ * administrator's, unread for the reader), a window request, and its comparison with the
  * window model (conformance/model/message-window.ts).
  */
 import type { ApiClient, JsonObject, Reply } from '../../client/api-client.js';
@@ -17,20 +17,23 @@ export interface KnownTopic {
   readonly topic: string;
   /** The three message IDs, ascending. */
   readonly ids: readonly [number, number, number];
-  /** The member's first unread one. */
+  /** The reader's first unread one. */
   readonly firstUnread: number;
   /** The topic's narrow, in the legacy form. */
   readonly narrow: ReadonlyArray<readonly [string, string]>;
 }
 
-/** A topic of the run channel with three messages the rule knows everything about. */
-export async function knownTopic(ctx: RuleContext): Promise<KnownTopic> {
+/** The identities that read the known topic (the administrator sends to it). */
+export type Reader = 'member' | 'second-member' | 'moderator';
+
+/** A topic of the run channel with three messages the rule knows everything about, for `reader`. */
+export async function knownTopic(ctx: RuleContext, reader: Reader): Promise<KnownTopic> {
   const channel = await runChannel(ctx);
   const topic = ctx.name('window');
-  const post = (who: 'member' | 'admin', extra: Record<string, unknown> = {}) =>
+  const post = (who: Reader | 'admin', extra: Record<string, unknown> = {}) =>
     send(ctx, ctx.as(who), { type: 'stream', to: channel.id, topic, content: ctx.name('window-message'), ...extra });
   const ownRead = ctx.featureLevel >= SEND.READ_BY_SENDER;
-  const first = await post('member', ownRead ? { read_by_sender: true } : {});
+  const first = await post(reader, ownRead ? { read_by_sender: true } : {});
   const ids = [first, await post('admin'), await post('admin')] as const;
   // An API client's own message stays unread without read_by_sender.
   return { channelName: channel.name, topic, ids, firstUnread: ownRead ? ids[1] : ids[0], narrow: [['stream', channel.name], ['topic', topic]] };

@@ -8,16 +8,15 @@
  */
 import { expectEqual, expectError } from '../../expect/assert.js';
 import { runChannel } from '../support/message-fixtures.js';
+import type { IdentityName } from '../../credentials/types.js';
 import type { Rule, RuleContext } from '../types.js';
 import { messageRules, readBack, SEND, send, textOfLength } from './send-support.js';
 
-const NEEDS = ['admin', 'member'] as const;
-
-/** Sends a channel message as the member in the run channel and reads it back (raw content). */
-async function sendAndRead(ctx: RuleContext, topic: string, content: string, extra: Record<string, unknown> = {}) {
+/** Sends a channel message as `who` in the run channel and reads it back (raw content). */
+async function sendAndRead(ctx: RuleContext, who: IdentityName, topic: string, content: string, extra: Record<string, unknown> = {}) {
   const channel = await runChannel(ctx);
-  const member = ctx.as('member');
-  return readBack(member, await send(ctx, member, { type: 'stream', to: channel.id, topic, content }), extra);
+  const client = ctx.as(who);
+  return readBack(client, await send(ctx, client, { type: 'stream', to: channel.id, topic, content }), extra);
 }
 
 const topicLength: Rule = {
@@ -26,14 +25,14 @@ const topicLength: Rule = {
   endpoint: 'POST /messages',
   section: 'api/send-message; api/register-queue',
   writes: true,
-  needs: NEEDS,
+  needs: ['admin', 'owner'],
   async run(ctx) {
-    const { maxTopicLength } = await messageRules(ctx.as('member'));
+    const { maxTopicLength } = await messageRules(ctx.as('owner'));
     const exact = textOfLength(maxTopicLength, 1);
-    expectEqual((await sendAndRead(ctx, `  ${exact}\t`, ctx.name('topic-at-limit'))).subject, exact, `the topic of ${maxTopicLength} code points (sent with white space around it)`);
+    expectEqual((await sendAndRead(ctx, 'owner', `  ${exact}\t`, ctx.name('topic-at-limit'))).subject, exact, `the topic of ${maxTopicLength} code points (sent with white space around it)`);
     const over = textOfLength(maxTopicLength + 1, 2);
     const cut = `${[...over].slice(0, maxTopicLength - 3).join('')}...`;
-    expectEqual((await sendAndRead(ctx, over, ctx.name('topic-over-limit'))).subject, cut, `the topic of ${maxTopicLength + 1} code points`);
+    expectEqual((await sendAndRead(ctx, 'owner', over, ctx.name('topic-over-limit'))).subject, cut, `the topic of ${maxTopicLength + 1} code points`);
   },
 };
 
@@ -43,16 +42,16 @@ const contentLength: Rule = {
   endpoint: 'POST /messages',
   section: 'api/send-message; api/register-queue',
   writes: true,
-  needs: NEEDS,
+  needs: ['admin', 'owner'],
   async run(ctx) {
-    const { maxMessageLength } = await messageRules(ctx.as('member'));
+    const { maxMessageLength } = await messageRules(ctx.as('owner'));
     const topic = ctx.name('topic');
     const exact = textOfLength(maxMessageLength, 3);
-    expectEqual((await sendAndRead(ctx, topic, exact)).content, exact, `the content of ${maxMessageLength} code points`);
+    expectEqual((await sendAndRead(ctx, 'owner', topic, exact)).content, exact, `the content of ${maxMessageLength} code points`);
     const over = textOfLength(maxMessageLength + 1, 4);
     const suffix = '\n[message truncated]';
     const cut = `${[...over].slice(0, maxMessageLength - suffix.length).join('')}${suffix}`;
-    const stored = (await sendAndRead(ctx, topic, over)).content;
+    const stored = (await sendAndRead(ctx, 'owner', topic, over)).content;
     expectEqual([[...stored].length, stored.endsWith(suffix)], [maxMessageLength, true], `the length and ending of content sent with ${maxMessageLength + 1} code points`);
     expectEqual(stored, cut, `the content sent with ${maxMessageLength + 1} code points`);
   },
@@ -64,17 +63,17 @@ const emptyContent: Rule = {
   endpoint: 'POST /messages',
   section: 'api/send-message',
   writes: true,
-  needs: NEEDS,
+  needs: ['admin', 'second-member'],
   async run(ctx) {
     const channel = await runChannel(ctx);
-    const member = ctx.as('member');
+    const member = ctx.as('second-member');
     const topic = ctx.name('topic');
     for (const content of ['', ' ', '\n\n', ' \t\n ', 'a\u0000b']) {
       expectError(await member.post('/messages', { type: 'stream', to: channel.id, topic, content }), { status: 400, code: 'BAD_REQUEST' });
     }
     expectError(await member.post('/messages', { type: 'stream', to: channel.id, topic }), { status: 400, code: 'REQUEST_VARIABLE_MISSING' });
     const kept = `  ${ctx.name('indented')}\n  second line`;
-    expectEqual((await sendAndRead(ctx, topic, `\n\n${kept} \t\n`)).content, kept, 'content sent with leading newlines and trailing white space');
+    expectEqual((await sendAndRead(ctx, 'second-member', topic, `\n\n${kept} \t\n`)).content, kept, 'content sent with leading newlines and trailing white space');
   },
 };
 
@@ -84,12 +83,12 @@ const topicRequired: Rule = {
   endpoint: 'POST /messages',
   section: 'api/send-message',
   writes: true,
-  needs: [...NEEDS, 'second-member'],
+  needs: ['admin', 'member', 'second-member'],
   async run(ctx) {
     const channel = await runChannel(ctx);
-    const member = ctx.as('member');
+    const member = ctx.as('second-member');
     expectError(await member.post('/messages', { type: 'stream', to: channel.id, content: ctx.name('no-topic') }), { status: 400, code: 'BAD_REQUEST' });
-    const id = await send(ctx, member, { type: 'private', to: [ctx.identity('second-member').userId], topic: ctx.name('ignored'), content: ctx.name('direct') });
+    const id = await send(ctx, member, { type: 'private', to: [ctx.identity('member').userId], topic: ctx.name('ignored'), content: ctx.name('direct') });
     expectEqual((await readBack(member, id)).subject, '', 'the topic of a direct message sent with one');
   },
 };
@@ -110,10 +109,10 @@ const emptyTopicByLevel: Rule = {
   endpoint: 'POST /messages',
   section: 'api/send-message; api/get-messages',
   writes: true,
-  needs: NEEDS,
+  needs: ['admin', 'moderator'],
   async run(ctx) {
     const channel = await runChannel(ctx);
-    const member = ctx.as('member');
+    const member = ctx.as('moderator');
     const { emptyTopicName, topicsRequired } = await messageRules(member);
     // Before 334 '(no topic)' is an ordinary topic unless the realm requires topics (its refusal is older than the levels).
     const aliases = ['', '   ', 'general chat', ...(topicsRequired && ctx.featureLevel < SEND.NO_TOPIC_ALIAS ? [] : ['(no topic)'])];

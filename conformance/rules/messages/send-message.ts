@@ -58,11 +58,11 @@ const directEveryTypeAndForm: Rule = {
   writes: true,
   needs: ['admin', 'member', 'second-member'],
   async run(ctx) {
-    const me = ctx.identity('member').userId;
-    const directory = await userDirectory(ctx.as('member'));
+    const me = ctx.identity('second-member').userId;
+    const directory = await userDirectory(ctx.as('second-member'));
     const email = (id: number) => directory.get(id)?.email ?? '';
-    const groups = [[ctx.identity('second-member').userId], [ctx.identity('second-member').userId, ctx.identity('admin').userId]];
-    const member = ctx.as('member');
+    const groups = [[ctx.identity('member').userId], [ctx.identity('member').userId, ctx.identity('admin').userId]];
+    const member = ctx.as('second-member');
     for (const others of groups) {
       const sent: Array<{ id: number; what: string; content: string }> = [];
       for (const type of directTypes(ctx.featureLevel)) {
@@ -106,15 +106,16 @@ const typeValuesByLevel: Rule = {
   endpoint: 'POST /messages',
   section: 'api/send-message',
   writes: true,
-  needs: ['admin', 'member', 'second-member'],
+  needs: ['admin', 'moderator', 'second-member'],
   async run(ctx) {
     const channel = await runChannel(ctx);
     const topic = ctx.name('topic');
+    const moderator = ctx.as('moderator');
     for (const [type, since, isChannel] of TYPE_LEVELS) {
       const to = isChannel ? channel.id : [ctx.identity('second-member').userId];
       const params = { type, to, topic, content: `${ctx.name('type')} ${type}` };
-      if (ctx.featureLevel >= since) await send(ctx, ctx.as('member'), params);
-      else expectError(await ctx.as('member').post('/messages', params), { status: 400, code: 'BAD_REQUEST' });
+      if (ctx.featureLevel >= since) await send(ctx, moderator, params);
+      else expectError(await moderator.post('/messages', params), { status: 400, code: 'BAD_REQUEST' });
     }
   },
 };
