@@ -48,6 +48,8 @@ export interface QuerySpec {
 }
 
 const person = fc.constantFrom<Person>(...PEOPLE);
+/** An index into a list of choices: unbiased, or the last entries of a list would hardly ever be picked. */
+const choice = fc.noBias(fc.nat(839));
 
 const scopeSpec: fc.Arbitrary<ScopeSpec> = fc.oneof(
   fc.record({ kind: fc.constant('channel' as const), byName: fc.boolean(), newSpelling: fc.boolean() }),
@@ -56,14 +58,14 @@ const scopeSpec: fc.Arbitrary<ScopeSpec> = fc.oneof(
 );
 
 const anchorSpec: fc.Arbitrary<AnchorSpec> = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ index: fc.nat(40), delta: fc.constantFrom<-1 | 0 | 1>(-1, 0, 1) }) },
+  { weight: 4, arbitrary: fc.record({ index: choice, delta: fc.constantFrom<-1 | 0 | 1>(-1, 0, 1) }) },
   { weight: 3, arbitrary: fc.constantFrom<AnchorSpec>('newest', 'oldest', 'first_unread', 'zero', 'negative', 'huge') },
 );
 
 export const querySpec: fc.Arbitrary<QuerySpec> = fc.record({
   reader: person,
   scope: scopeSpec,
-  extras: fc.array(fc.record({ family: fc.nat(40), choice: fc.nat(40), negated: fc.boolean() }), { maxLength: 2 }),
+  extras: fc.array(fc.record({ family: choice, choice, negated: fc.oneof({ weight: 2, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }) }), { maxLength: 2 }),
   kind: fc.constantFrom<QuerySpec['kind']>('window', 'window', 'window', 'ids', 'matches'),
   anchor: anchorSpec,
   numBefore: fc.oneof(fc.nat(3), fc.integer({ min: 4, max: 12 })),
@@ -110,20 +112,33 @@ function candidates(corpus: Corpus, level: number, readerId: number, channelScop
   if (channelScope && level >= Q_LEVELS.IS_FOLLOWED) isValues.push('followed');
   if (channelScope && level >= Q_LEVELS.IS_MUTED) isValues.push('muted');
   const hasValues = ['link', 'image', 'attachment', ...(level >= Q_LEVELS.HAS_REACTION ? ['reaction'] : [])];
+  const sender: Candidate = (c) => ({ operator: 'sender', operand: userOperand(pick(PEOPLE, c), c >> 1), negatable: true });
+  const is: Candidate = (c) => ({ operator: 'is', operand: pick(isValues, c), negatable: true });
+  const has: Candidate = (c) => ({ operator: 'has', operand: pick(hasValues, c), negatable: true });
+  const search: Candidate = (c) => ({ operator: 'search', operand: c % 3 === 0 ? `${pick(VOCABULARY, c)} ${pick(VOCABULARY, c >> 2)}` : pick(VOCABULARY, c).toUpperCase(), negatable: false });
+  // Repeated entries weigh the operators that select among the rule's messages.
   const common: Candidate[] = [
-    (c) => ({ operator: 'sender', operand: userOperand(pick(PEOPLE, c), c >> 1), negatable: true }),
-    (c) => ({ operator: 'is', operand: pick(isValues, c), negatable: true }),
-    (c) => ({ operator: 'has', operand: pick(hasValues, c), negatable: true }),
+    sender,
+    sender,
+    is,
+    is,
+    is,
+    has,
+    has,
+    search,
+    search,
     (c) => ({ operator: 'id', operand: level >= Q_LEVELS.INTEGER_ID && c % 2 === 0 ? pick(knownIds, c >> 1) : String(pick(knownIds, c >> 1)), negatable: true }),
     (c) => ({ operator: 'near', operand: String(pick(knownIds, c)), negatable: true }),
-    (c) => ({ operator: 'search', operand: c % 3 === 0 ? `${pick(VOCABULARY, c)} ${pick(VOCABULARY, c >> 2)}` : pick(VOCABULARY, c).toUpperCase(), negatable: false }),
   ];
   if (channelScope) {
     const topics = [...corpus.topics(), ...(emptyTopicName !== undefined && level >= Q_LEVELS.EMPTY_TOPIC ? [emptyTopicName] : [])];
     const channelsOperator = level >= Q_LEVELS.CHANNEL_OPERATORS ? ['streams', 'channels'] : ['streams'];
+    const topic: Candidate = (c) => ({ operator: 'topic', operand: pick(topics, c), negatable: true });
     return [
       ...common,
-      (c) => ({ operator: 'topic', operand: pick(topics, c), negatable: true }),
+      topic,
+      topic,
+      topic,
       (c) => ({ operator: pick(channelsOperator, c), operand: 'public', negatable: true }),
       (c) => ({ operator: 'in', operand: pick(['home', 'all'], c), negatable: false }),
       (c) => ({ operator: 'stream', operand: c % 2 === 0 ? channel.id : channel.name, negatable: true }),
@@ -135,6 +150,7 @@ function candidates(corpus: Corpus, level: number, readerId: number, channelScop
     ...common,
     (c) => ({ operator: 'is', operand: pick(dmNames, c).slice(3), negatable: false }),
     (c) => ({ operator: 'pm-with', operand: pick([[ids[pick(others, c)]], others.map((who) => ids[who]), [readerId]], c >> 1), negatable: true }),
+    (c) => ({ operator: 'pm-with', operand: [ids[pick(others, c)]], negatable: true }),
     ...(level >= Q_LEVELS.DM_OPERATORS ? [(c: number) => ({ operator: 'dm-including', operand: userOperand(pick(others, c), c >> 1), negatable: true })] : []),
   ];
 }
