@@ -7,11 +7,13 @@
  * (message-fetch-model.ts).
  */
 import type { IdentityName } from '../../credentials/types.js';
-import { check, expectError, expectSuccess } from '../../expect/assert.js';
+import { check, expectEqual, expectError, expectShape, expectSuccess } from '../../expect/assert.js';
+import { v } from '../../expect/shape.js';
 import { userDirectory } from '../support/channel-fixtures.js';
 import { FAR_ID_FLOOR } from '../support/message-fixtures.js';
 import type { Rule, RuleContext } from '../types.js';
 import { knownTopic } from './message-fetch-support.js';
+import { send } from './send-support.js';
 
 /** Levels at which operators and operands appear (api/changelog). */
 const SINCE = { DM: 177, HAS_REACTION: 249, CHANNEL: 250, IS_FOLLOWED: 265, WITH: 271, IS_MUTED: 366 } as const;
@@ -133,4 +135,40 @@ const narrowErrors: Rule = {
   },
 };
 
-export const rules: readonly Rule[] = [everyOperator, narrowErrors];
+/** The IDs a narrow gives the member: the newest ten, oldest first. */
+async function idsFor(ctx: RuleContext, narrow: unknown): Promise<number[]> {
+  const reply = await ctx.as('member').get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow });
+  return expectShape(expectSuccess(reply), v.object({ messages: v.array(v.object({ id: v.int() })) }), 'body', reply).messages.map((m) => m.id);
+}
+
+const withOperator: Rule = {
+  id: 'message-fetch/with-operator',
+  title:
+    "with (level 271) names a message: its conversation replaces the narrow's channel, topic and direct-message terms, the other terms still apply; a message the reader cannot access is ignored when the rest names a conversation and is 400 BAD_NARROW otherwise, as are two with terms",
+  endpoint: 'GET /messages',
+  section: 'api/construct-narrow (changelog 271)',
+  levels: { min: SINCE.WITH },
+  writes: true,
+  needs: ['admin', 'member'],
+  async run(ctx) {
+    // Channel messages only: which conversation a received 1:1 direct message names has changed between versions.
+    const known = await knownTopic(ctx, 'member');
+    const [, second, third] = known.ids;
+    const other = ctx.name('other-topic');
+    const elsewhere = await send(ctx, ctx.as('admin'), { type: 'stream', to: known.narrow[0]![1], topic: other, content: ctx.name('elsewhere') });
+    const channel: ReadonlyArray<readonly [string, string]> = [['stream', known.channelName]];
+    const far = String(FAR_ID_FLOOR + 5);
+    const cases: ReadonlyArray<readonly [string, unknown, number[]]> = [
+      ['with alone', [['with', String(second)]], [...known.ids]],
+      ['with replacing another topic', [...channel, ['topic', other], ['with', String(second)]], [...known.ids]],
+      ['with and a sender', [{ operator: 'with', operand: second }, { operator: 'sender', operand: ctx.identity('admin').userId }], [second, third]],
+      ['with naming no accessible message, after a conversation', [...channel, ['topic', other], ['with', far]], [elsewhere]],
+    ];
+    for (const [what, narrow, expected] of cases) expectEqual(await idsFor(ctx, narrow), expected, `the messages of ${what}`);
+    for (const narrow of [[['with', far]], [['with', String(second)], ['with', String(third)]]]) {
+      expectError(await ctx.as('member').get('/messages', { anchor: 'newest', num_before: 1, num_after: 0, narrow }), { status: 400, code: 'BAD_NARROW' });
+    }
+  },
+};
+
+export const rules: readonly Rule[] = [everyOperator, narrowErrors, withOperator];
