@@ -7,7 +7,7 @@
  */
 import { check, expectEqual, expectError, expectShape, expectSuccess } from '../../expect/assert.js';
 import { v } from '../../expect/shape.js';
-import { type KnownTopic, knownTopic, expectWindow, windowParams, type WindowRow } from './message-fetch-support.js';
+import { expectWindow, type KnownTopic, knownTopicRule, windowParams, type WindowRow } from './message-fetch-support.js';
 import type { Rule, RuleContext } from '../types.js';
 
 const LEVELS = { INCLUDE_ANCHOR: 155, MESSAGE_IDS: 300 } as const;
@@ -51,34 +51,30 @@ function anchorRows(ctx: RuleContext, topic: KnownTopic): WindowRow[] {
 const describeRow = (row: WindowRow): string =>
   `anchor ${JSON.stringify(row.sent ?? row.anchor)}, num_before ${row.numBefore}, num_after ${row.numAfter}${row.includeAnchor === undefined ? '' : `, include_anchor ${String(row.includeAnchor)}`}`;
 
-const everyAnchor: Rule = {
-  id: 'message-fetch/every-anchor-and-window',
-  title:
-    'for a topic of three known messages, each anchor (newest, oldest, first_unread and use_first_unread_anchor, a present and an absent ID, 0, a negative ID, one above the largest) with windows of 0 and more on each side and include_anchor both ways (level 155) returns exactly the window of the documented semantics, with found_anchor, found_oldest, found_newest, history_limited false and the anchor it used',
-  endpoint: 'GET /messages',
-  section: 'api/get-messages',
-  writes: true,
-  needs: ['admin', 'second-member'],
-  async run(ctx) {
-    const topic = await knownTopic(ctx, 'second-member');
-    const member = ctx.as('second-member');
+const everyAnchor = knownTopicRule(
+  {
+    id: 'message-fetch/every-anchor-and-window',
+    title:
+      'for a topic of three known messages, each anchor (newest, oldest, first_unread and use_first_unread_anchor, a present and an absent ID, 0, a negative ID, one above the largest) with windows of 0 and more on each side and include_anchor both ways (level 155) returns exactly the window of the documented semantics, with found_anchor, found_oldest, found_newest, history_limited false and the anchor it used',
+    section: 'api/get-messages',
+  },
+  'second-member',
+  async (ctx, topic, reader) => {
     for (const row of anchorRows(ctx, topic)) {
-      expectWindow(await member.get('/messages', windowParams(ctx, row, topic.narrow)), row, topic.ids, topic.firstUnread, describeRow(row));
+      expectWindow(await reader.get('/messages', windowParams(ctx, row, topic.narrow)), row, topic.ids, topic.firstUnread, describeRow(row));
     }
   },
-};
+);
 
-const parameterLimits: Rule = {
-  id: 'message-fetch/window-parameters-checked',
-  title:
-    "num_before + num_after may be 5000 and not 5001; without anchor (or use_first_unread_anchor), with an anchor that is no number nor keyword, with a negative or non-integer num_before, and excluding the anchor with both sides asked for (level 155), the answer is 400 BAD_REQUEST",
-  endpoint: 'GET /messages',
-  section: 'api/get-messages',
-  writes: true,
-  needs: ['admin', 'moderator'],
-  async run(ctx) {
-    const topic = await knownTopic(ctx, 'moderator');
-    const member = ctx.as('moderator');
+const parameterLimits = knownTopicRule(
+  {
+    id: 'message-fetch/window-parameters-checked',
+    title:
+      'num_before + num_after may be 5000 and not 5001; without anchor (or use_first_unread_anchor), with an anchor that is no number nor keyword, with a negative or non-integer num_before, and excluding the anchor with both sides asked for (level 155), the answer is 400 BAD_REQUEST',
+    section: 'api/get-messages',
+  },
+  'moderator',
+  async (ctx, topic, member) => {
     const narrow = topic.narrow;
     expectWindow(await member.get('/messages', { anchor: 'newest', num_before: MAX_PER_FETCH - 2, num_after: 2, narrow }), { anchor: 'newest', numBefore: MAX_PER_FETCH - 2, numAfter: 2 }, topic.ids, undefined, `${MAX_PER_FETCH} messages asked for`);
     const refused: ReadonlyArray<Record<string, unknown>> = [
@@ -94,20 +90,18 @@ const parameterLimits: Rule = {
     ];
     for (const params of refused) expectError(await member.get('/messages', { ...params, narrow }), { status: 400, code: 'BAD_REQUEST' });
   },
-};
+);
 
-const messageIds: Rule = {
-  id: 'message-fetch/message-ids',
-  title:
-    'message_ids (level 300) returns exactly the named messages the narrow matches, oldest first, unknown IDs ignored, with found_anchor, found_oldest, found_newest and history_limited false and no anchor; with anchor, num_before or num_after it is refused with 400 BAD_REQUEST',
-  endpoint: 'GET /messages',
-  section: 'api/get-messages (changelog 300)',
-  levels: { min: LEVELS.MESSAGE_IDS },
-  writes: true,
-  needs: ['admin', 'member'],
-  async run(ctx) {
-    const topic = await knownTopic(ctx, 'member');
-    const member = ctx.as('member');
+const messageIds = knownTopicRule(
+  {
+    id: 'message-fetch/message-ids',
+    title:
+      'message_ids (level 300) returns exactly the named messages the narrow matches, oldest first, unknown IDs ignored, with found_anchor, found_oldest, found_newest and history_limited false and no anchor; with anchor, num_before or num_after it is refused with 400 BAD_REQUEST',
+    section: 'api/get-messages (changelog 300)',
+    levels: { min: LEVELS.MESSAGE_IDS },
+  },
+  'member',
+  async (ctx, topic, member) => {
     const [first, second, third] = topic.ids;
     const cases: ReadonlyArray<readonly [number[], unknown, number[]]> = [
       [[third, first], topic.narrow, [first, third]],
@@ -129,6 +123,6 @@ const messageIds: Rule = {
       expectError(await member.get('/messages', { message_ids: [first], ...extra }), { status: 400, code: 'BAD_REQUEST' });
     }
   },
-};
+);
 
 export const rules: readonly Rule[] = [everyAnchor, parameterLimits, messageIds];

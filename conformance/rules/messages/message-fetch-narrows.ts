@@ -11,8 +11,9 @@ import { check, expectEqual, expectError, expectShape, expectSuccess } from '../
 import { v } from '../../expect/shape.js';
 import { userDirectory } from '../support/channel-fixtures.js';
 import { FAR_ID_FLOOR } from '../support/message-fixtures.js';
+import { fixtureRule, type RuleHeader } from '../support/rule-factory.js';
 import type { Rule, RuleContext } from '../types.js';
-import { knownTopic } from './message-fetch-support.js';
+import { knownTopic, knownTopicRule } from './message-fetch-support.js';
 import { send } from './send-support.js';
 
 /** Levels at which operators and operands appear (api/changelog). */
@@ -53,6 +54,7 @@ const OPERATORS: ReadonlyArray<readonly [operator: string, operand: (o: Operands
   ['with', (o) => String(o.messageId), SINCE.WITH],
 ];
 
+
 const READERS: readonly IdentityName[] = ['member', 'second-member', 'moderator'];
 
 /** The operands of the run: the run channel, a topic of it, the member's API email, a message of that topic. */
@@ -62,16 +64,18 @@ async function operands(ctx: RuleContext): Promise<Operands> {
   return { channel: topic.channelName, topic: topic.topic, email, messageId: topic.ids[1] };
 }
 
-const everyOperator: Rule = {
-  id: 'message-fetch/every-operator-by-level',
-  title:
-    "every narrow operator and operand (channel/stream, channels/streams:public, topic, sender, dm/pm-with, dm-including, group-pm-with, each is: and has: value, in, id, near, search, with) is accepted from its level on, as a legacy pair and negated as an object; before that level it is refused with 400 BAD_NARROW",
-  endpoint: 'GET /messages',
-  section: 'api/construct-narrow; api/get-messages',
-  writes: true,
-  needs: ['admin', 'member', 'second-member', 'moderator'],
-  async run(ctx) {
-    const o = await operands(ctx);
+/** A narrow rule: the operands are prepared, the readers take turns. */
+const narrowRule = (header: RuleHeader, body: (ctx: RuleContext, o: Operands) => Promise<void>): Rule =>
+  fixtureRule(header, { endpoint: 'GET /messages', writes: true, needs: ['admin', ...READERS] }, operands, body);
+
+const everyOperator = narrowRule(
+  {
+    id: 'message-fetch/every-operator-by-level',
+    title:
+      'every narrow operator and operand (channel/stream, channels/streams:public, topic, sender, dm/pm-with, dm-including, group-pm-with, each is: and has: value, in, id, near, search, with) is accepted from its level on, as a legacy pair and negated as an object; before that level it is refused with 400 BAD_NARROW',
+    section: 'api/construct-narrow; api/get-messages',
+  },
+  async (ctx, o) => {
     let turn = 0;
     for (const [operator, operand, since] of OPERATORS) {
       const value = operand(o);
@@ -83,18 +87,16 @@ const everyOperator: Rule = {
       else expectError(reply, { status: 400, code: 'BAD_NARROW' });
     }
   },
-};
+);
 
-const narrowErrors: Rule = {
-  id: 'message-fetch/narrow-errors',
-  title:
-    "an unknown operator, channel (name or ID), user, 'is', 'has', 'in' or channels operand, a message ID that is no number, a 'with' that is no number (271) and a channel term with a direct-message term (271) are refused with 400 BAD_NARROW and a desc; a narrow that is no list, elements that are no pair or object, missing operators or operands, operands of the wrong type and a non-boolean negated with 400 BAD_REQUEST",
-  endpoint: 'GET /messages',
-  section: 'api/construct-narrow; api/get-messages',
-  writes: true,
-  needs: ['admin', 'member', 'second-member', 'moderator'],
-  async run(ctx) {
-    const o = await operands(ctx);
+const narrowErrors = narrowRule(
+  {
+    id: 'message-fetch/narrow-errors',
+    title:
+      "an unknown operator, channel (name or ID), user, 'is', 'has', 'in' or channels operand, a message ID that is no number, a 'with' that is no number (271) and a channel term with a direct-message term (271) are refused with 400 BAD_NARROW and a desc; a narrow that is no list, elements that are no pair or object, missing operators or operands, operands of the wrong type and a non-boolean negated with 400 BAD_REQUEST",
+    section: 'api/construct-narrow; api/get-messages',
+  },
+  async (ctx, o) => {
     const nobody = `${ctx.runTag}-nobody@example.invalid`;
     const badNarrow: unknown[][] = [
       [['nonsense', 'x']],
@@ -133,7 +135,7 @@ const narrowErrors: Rule = {
       expectError(await member.get('/messages', { anchor: 'newest', num_before: 1, num_after: 0, narrow }), { status: 400, code: 'BAD_REQUEST' });
     }
   },
-};
+);
 
 /** The IDs a narrow gives the member: the newest ten, oldest first. */
 async function idsFor(ctx: RuleContext, narrow: unknown): Promise<number[]> {
@@ -141,18 +143,17 @@ async function idsFor(ctx: RuleContext, narrow: unknown): Promise<number[]> {
   return expectShape(expectSuccess(reply), v.object({ messages: v.array(v.object({ id: v.int() })) }), 'body', reply).messages.map((m) => m.id);
 }
 
-const withOperator: Rule = {
-  id: 'message-fetch/with-operator',
-  title:
-    "with (level 271) names a message: its conversation replaces the narrow's channel, topic and direct-message terms, the other terms still apply; a message the reader cannot access is ignored when the rest names a conversation and is 400 BAD_NARROW otherwise, as are two with terms",
-  endpoint: 'GET /messages',
-  section: 'api/construct-narrow (changelog 271)',
-  levels: { min: SINCE.WITH },
-  writes: true,
-  needs: ['admin', 'member'],
-  async run(ctx) {
-    // Channel messages only: which conversation a received 1:1 direct message names has changed between versions.
-    const known = await knownTopic(ctx, 'member');
+const withOperator = knownTopicRule(
+  {
+    id: 'message-fetch/with-operator',
+    title:
+      "with (level 271) names a message: its conversation replaces the narrow's channel, topic and direct-message terms, the other terms still apply; a message the reader cannot access is ignored when the rest names a conversation and is 400 BAD_NARROW otherwise, as are two with terms",
+    section: 'api/construct-narrow (changelog 271)',
+    levels: { min: SINCE.WITH },
+  },
+  'member',
+  // Channel messages only: which conversation a received 1:1 direct message names has changed between versions.
+  async (ctx, known) => {
     const [, second, third] = known.ids;
     const other = ctx.name('other-topic');
     const elsewhere = await send(ctx, ctx.as('admin'), { type: 'stream', to: known.narrow[0]![1], topic: other, content: ctx.name('elsewhere') });
@@ -169,6 +170,6 @@ const withOperator: Rule = {
       expectError(await ctx.as('member').get('/messages', { anchor: 'newest', num_before: 1, num_after: 0, narrow }), { status: 400, code: 'BAD_NARROW' });
     }
   },
-};
+);
 
 export const rules: readonly Rule[] = [everyOperator, narrowErrors, withOperator];

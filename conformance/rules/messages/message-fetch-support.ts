@@ -9,7 +9,8 @@ import { expectEqual, expectShape, expectSuccess } from '../../expect/assert.js'
 import { v } from '../../expect/shape.js';
 import { type AnchorValue, resolveAnchor, windowOver } from '../../model/message-window.js';
 import { runChannel } from '../support/message-fixtures.js';
-import type { RuleContext } from '../types.js';
+import { fixtureRule, type RuleHeader } from '../support/rule-factory.js';
+import type { Rule, RuleContext } from '../types.js';
 import { SEND, send } from './send-support.js';
 
 export interface KnownTopic {
@@ -75,5 +76,10 @@ export function expectWindow(reply: Reply, row: WindowRow, matches: readonly num
   return body;
 }
 
-/** `GET /messages` as `client`. */
-export const fetchMessages = (client: ApiClient, params: Record<string, unknown>): Promise<Reply> => client.get('/messages', params);
+/**
+ * A `GET /messages` rule that starts from a known topic read by `reader`: the body gets the
+ * topic and the reader's client.
+ */
+export function knownTopicRule(header: RuleHeader, reader: Reader, body: (ctx: RuleContext, topic: KnownTopic, client: ApiClient) => Promise<void>): Rule {
+  return fixtureRule(header, { endpoint: 'GET /messages', writes: true, needs: ['admin', reader] }, (ctx) => knownTopic(ctx, reader), (ctx, topic) => body(ctx, topic, ctx.as(reader)));
+}
