@@ -18,6 +18,7 @@ const RULES = [
   'message-fetch/narrow-errors',
   'message-fetch/readers-see-what-they-may',
   'message-fetch/apply-markdown-and-client-gravatar',
+  'message-fetch/matches-narrow-parameters',
 ];
 
 const ANCHORS = 'message-fetch/every-anchor-and-window';
@@ -25,6 +26,7 @@ const LIMITS = 'message-fetch/window-parameters-checked';
 const IDS = 'message-fetch/message-ids';
 const OPERATORS = 'message-fetch/every-operator-by-level';
 const ERRORS = 'message-fetch/narrow-errors';
+const MATCHES = /^\/messages\/matches_narrow$/;
 
 const int = (request: Parameters<typeof queryParam>[0], name: string): number => Number(queryParam(request, name) ?? 0);
 
@@ -128,6 +130,18 @@ const BREAKAGES: readonly Breakage[] = [
     mutate: mapGetAnswers(MESSAGES, (body, request) => {
       if (queryParam(request, 'client_gravatar') !== 'false') return;
       for (const message of (body.messages ?? []) as Array<{ avatar_url: unknown }>) message.avatar_url = null;
+    }),
+  },
+  {
+    what: 'matches_narrow works without a narrow',
+    rule: 'message-fetch/matches-narrow-parameters',
+    mutate: onGet(MATCHES, (request) => (queryParam(request, 'narrow') === undefined ? withQueryParam(request, 'narrow', '[]') : request)),
+  },
+  {
+    what: 'matches_narrow keys its answer by position',
+    rule: 'message-fetch/matches-narrow-parameters',
+    mutate: mapGetAnswers(MATCHES, (body) => {
+      if (body.messages && typeof body.messages === 'object') body.messages = Object.fromEntries(Object.values(body.messages).map((value, i) => [String(i), value]));
     }),
   },
 ];

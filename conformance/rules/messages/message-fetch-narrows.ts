@@ -172,4 +172,24 @@ const withOperator = knownTopicRule(
   },
 );
 
-export const rules: readonly Rule[] = [everyOperator, narrowErrors, withOperator];
+const matchesNarrowParameters = narrowRule(
+  {
+    id: 'message-fetch/matches-narrow-parameters',
+    title: 'matches_narrow needs msg_ids and narrow (400 REQUEST_VARIABLE_MISSING without either), refuses msg_ids that are no list of integers (400 BAD_REQUEST) and unknown operators (400 BAD_NARROW), and answers an object keyed by the matching IDs',
+    endpoint: 'GET /messages/matches_narrow',
+    section: 'api/get-messages-matches-narrow',
+  },
+  async (ctx, o) => {
+    const member = ctx.as('member');
+    const narrow = [['stream', o.channel]];
+    expectError(await member.get('/messages/matches_narrow', { narrow }), { status: 400, code: 'REQUEST_VARIABLE_MISSING' });
+    expectError(await member.get('/messages/matches_narrow', { msg_ids: [o.messageId] }), { status: 400, code: 'REQUEST_VARIABLE_MISSING' });
+    expectError(await member.get('/messages/matches_narrow', { msg_ids: '[1, "two"]', narrow }), { status: 400, code: 'BAD_REQUEST' });
+    expectError(await member.get('/messages/matches_narrow', { msg_ids: [o.messageId], narrow: [['nonsense', 'x']] }), { status: 400, code: 'BAD_NARROW' });
+    const reply = await member.get('/messages/matches_narrow', { msg_ids: [o.messageId, FAR_ID_FLOOR + 9], narrow });
+    const found = expectShape(expectSuccess(reply), v.object({ messages: v.record(v.object({ match_content: v.string(), match_subject: v.string() })) }), 'body', reply).messages;
+    expectEqual(Object.keys(found), [String(o.messageId)], 'the matching IDs (an unknown one left out)', reply);
+  },
+);
+
+export const rules: readonly Rule[] = [everyOperator, narrowErrors, withOperator, matchesNarrowParameters];
