@@ -19,6 +19,8 @@ import { rules as userTopics } from './personal/user-topics.js';
 import { rules as userTopicsTransitions } from './personal/user-topics-transitions.js';
 import { rules as markTopicAsRead } from './messages/mark-topic-as-read.js';
 import { rules as markTopicAsReadScope } from './messages/mark-topic-as-read-scope.js';
+import { rules as reactions } from './messages/reactions.js';
+import { rules as reactionsEvents } from './messages/reactions-events.js';
 import { rules as deactivateUser } from './users/deactivate-user.js';
 import type { Rule } from './types.js';
 import { rules as userGroups } from './groups/user-groups.js';
@@ -80,6 +82,8 @@ const RULE_FILES: ReadonlyArray<readonly Rule[]> = [
   userTopicsTransitions,
   markTopicAsRead,
   markTopicAsReadScope,
+  reactions,
+  reactionsEvents,
   deactivateUser,
   deactivateUserRoles,
   linkifiers,
