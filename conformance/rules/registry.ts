@@ -21,6 +21,8 @@ import { rules as markTopicAsRead } from './messages/mark-topic-as-read.js';
 import { rules as markTopicAsReadScope } from './messages/mark-topic-as-read-scope.js';
 import { rules as reactions } from './messages/reactions.js';
 import { rules as reactionsEvents } from './messages/reactions-events.js';
+import { rules as messageFlags } from './messages/message-flags.js';
+import { rules as messageFlagsEvents } from './messages/message-flags-events.js';
 import { rules as deactivateUser } from './users/deactivate-user.js';
 import type { Rule } from './types.js';
 import { rules as userGroups } from './groups/user-groups.js';
@@ -84,6 +86,8 @@ const RULE_FILES: ReadonlyArray<readonly Rule[]> = [
   markTopicAsReadScope,
   reactions,
   reactionsEvents,
+  messageFlags,
+  messageFlagsEvents,
   deactivateUser,
   deactivateUserRoles,
   linkifiers,
