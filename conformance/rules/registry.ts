@@ -23,6 +23,7 @@ import { rules as reactions } from './messages/reactions.js';
 import { rules as reactionsEvents } from './messages/reactions-events.js';
 import { rules as messageFlags } from './messages/message-flags.js';
 import { rules as messageFlagsEvents } from './messages/message-flags-events.js';
+import { rules as messageFlagsNarrow } from './messages/message-flags-narrow.js';
 import { rules as deactivateUser } from './users/deactivate-user.js';
 import type { Rule } from './types.js';
 import { rules as userGroups } from './groups/user-groups.js';
@@ -88,6 +89,7 @@ const RULE_FILES: ReadonlyArray<readonly Rule[]> = [
   reactionsEvents,
   messageFlags,
   messageFlagsEvents,
+  messageFlagsNarrow,
   deactivateUser,
   deactivateUserRoles,
   linkifiers,
