@@ -24,6 +24,8 @@ import { rules as reactionsEvents } from './messages/reactions-events.js';
 import { rules as messageFlags } from './messages/message-flags.js';
 import { rules as messageFlagsEvents } from './messages/message-flags-events.js';
 import { rules as messageFlagsNarrow } from './messages/message-flags-narrow.js';
+import { rules as messageFlagsMark } from './messages/message-flags-mark.js';
+import { rules as unread } from './messages/unread.js';
 import { rules as deactivateUser } from './users/deactivate-user.js';
 import type { Rule } from './types.js';
 import { rules as userGroups } from './groups/user-groups.js';
@@ -90,6 +92,8 @@ const RULE_FILES: ReadonlyArray<readonly Rule[]> = [
   messageFlags,
   messageFlagsEvents,
   messageFlagsNarrow,
+  messageFlagsMark,
+  unread,
   deactivateUser,
   deactivateUserRoles,
   linkifiers,
