@@ -26,6 +26,7 @@ import { rules as messageFlagsEvents } from './messages/message-flags-events.js'
 import { rules as messageFlagsNarrow } from './messages/message-flags-narrow.js';
 import { rules as messageFlagsMark } from './messages/message-flags-mark.js';
 import { rules as unread } from './messages/unread.js';
+import { rules as readReceipts } from './messages/read-receipts.js';
 import { rules as deactivateUser } from './users/deactivate-user.js';
 import type { Rule } from './types.js';
 import { rules as userGroups } from './groups/user-groups.js';
@@ -94,6 +95,7 @@ const RULE_FILES: ReadonlyArray<readonly Rule[]> = [
   messageFlagsNarrow,
   messageFlagsMark,
   unread,
+  readReceipts,
   deactivateUser,
   deactivateUserRoles,
   linkifiers,
