@@ -9,10 +9,10 @@
 import type { JsonObject } from '../../client/api-client.js';
 import { check, expectEqual, expectShape, expectSuccess } from '../../expect/assert.js';
 import { v } from '../../expect/shape.js';
-import { drainQueues, eventsBeforeSentinel, pollUntil } from '../support/event-waits.js';
+import { drainQueues, eventsBeforeSentinel } from '../support/event-waits.js';
 import { createChannel, sendToChannel } from '../support/message-fixtures.js';
 import type { Rule } from '../types.js';
-import { conversationRule, expectRefused, foreignMessages, LEVEL, ofType, postFlags, ruleQueue, sendDirect, viewMessage } from './message-flags-support.js';
+import { conversationRule, eventsSoFar, expectRefused, foreignMessages, LEVEL, ofType, postFlags, ruleQueue, sendDirect, viewMessage } from './message-flags-support.js';
 
 const ENDPOINT = 'POST /messages/flags';
 
@@ -64,7 +64,7 @@ const events = conversationRule({
   ];
   for (const step of steps) expectSuccess(await postFlags(reader, step.op, step.flag, step.requested));
   const last = steps.at(-1)!;
-  const received = ofType(await pollUntil(readerQueue, (got) => got.some((event) => event.type === 'update_message_flags' && event.operation === last.op && event.flag === last.flag)), 'update_message_flags');
+  const received = ofType(await eventsSoFar(reader, readerQueue, (got) => got.some((event) => event.type === 'update_message_flags' && event.operation === last.op && event.flag === last.flag)), 'update_message_flags');
   expectEqual(received.length, steps.length, "update_message_flags events in the caller's queue (one per request)");
   const streamDetails = (mentioned: boolean) => ({ type: 'stream', stream_id: channel.id, topic, unmuted_stream_msg: true, ...(mentioned ? { mentioned: true } : {}) });
   const details = new Map<number, JsonObject>([[a!, streamDetails(false)], [mention, streamDetails(true)], [direct, { type: 'private', user_ids: [ctx.identity('member').userId] }]]);

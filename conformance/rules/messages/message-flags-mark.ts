@@ -8,13 +8,13 @@
 import { check, expectEqual, expectShape, expectSuccess } from '../../expect/assert.js';
 import { v } from '../../expect/shape.js';
 import { createChannels } from '../support/channel-fixtures.js';
-import { drainQueues, eventsBeforeSentinel, pollUntil } from '../support/event-waits.js';
+import { drainQueues, eventsBeforeSentinel } from '../support/event-waits.js';
 import { createChannel, FAR_ID_FLOOR, sendToChannel } from '../support/message-fixtures.js';
 import { expectPlainSuccess } from '../support/plain-success.js';
 import { fixtureRule } from '../support/rule-factory.js';
 import type { Rule } from '../types.js';
 import { listedIds, unreadState } from './unread-support.js';
-import { ascending, conversationRule, expectRefused, LEVEL, narrowMessages, ofType, postFlags, ruleQueue, sendDirect, viewMessage } from './message-flags-support.js';
+import { ascending, conversationRule, eventsSoFar, expectRefused, LEVEL, narrowMessages, ofType, postFlags, ruleQueue, sendDirect, viewMessage } from './message-flags-support.js';
 
 /** The `update_message_flags` event that marks messages read (`op` from level 32). */
 const readEventShape = (level: number, all: boolean) =>
@@ -53,7 +53,7 @@ const oneChannel = conversationRule({
   for (const id of inMarked) check((await viewMessage(reader, id)).flags.includes('read'), `message ${id} of the marked channel is not read`);
   check(!(await viewMessage(reader, inOther)).flags.includes('read'), `message ${inOther} of another channel was marked read`);
   for (const id of inMarked) check(!(await viewMessage(ctx.as('admin'), id)).flags.includes('read'), `message ${id} was marked read for the administrator too`);
-  const events = ofType(await pollUntil(queue, (got) => got.some(isReadEvent)), 'update_message_flags');
+  const events = ofType(await eventsSoFar(reader, queue, (got) => got.some(isReadEvent)), 'update_message_flags');
   expectEqual(events.length, 1, 'update_message_flags events of marking the channel read');
   const event = expectShape(events[0], readEventShape(ctx.featureLevel, false), 'event');
   expectEqual(ascending(event.messages), unread, "messages of the event (the caller's unread messages of the channel)");
@@ -97,14 +97,14 @@ const markAll = fixtureRule({
   const ids = [await sendToChannel(sender, channel!.streamId, ctx.name('all'), 'one'), await sendToChannel(sender, channel!.streamId, ctx.name('all'), 'two')];
   ids.push(await sendDirect(sender, [user.identity.userId], 'a direct message'));
   for (const id of ids) check(!(await viewMessage(user.client, id)).flags.includes('read'), `message ${id} is read before marking everything read`);
-  const queue = await ruleQueue(ctx, user.client, ['update_message_flags']);
+  const queue = await ruleQueue(ctx, user.client, ['update_message_flags', 'drafts']);
   const reply = await user.client.post('/mark_all_as_read');
   if (ctx.featureLevel >= LEVEL.MARK_ALL_COMPLETE) {
     expectShape(expectSuccess(reply, { ignored: [] }), v.object({ result: v.literal('success'), msg: v.literal(''), complete: v.literal(true) }, { exact: true }), 'body', reply);
   } else {
     expectPlainSuccess(reply);
   }
-  const events = ofType(await pollUntil(queue, (got) => got.some(isReadEvent)), 'update_message_flags');
+  const events = ofType(await eventsSoFar(user.client, queue, (got) => got.some(isReadEvent)), 'update_message_flags');
   expectEqual(events.length, 1, 'update_message_flags events of mark_all_as_read');
   expectEqual(expectShape(events[0], readEventShape(ctx.featureLevel, true), 'event').messages, [], 'messages of the event');
   for (const id of ids) check((await viewMessage(user.client, id)).flags.includes('read'), `message ${id} is not read after mark_all_as_read`);

@@ -9,10 +9,10 @@ import fc from 'fast-check';
 import { check, expectEqual, expectShape, expectSuccess } from '../../expect/assert.js';
 import { v } from '../../expect/shape.js';
 import { credentialsRequired } from '../conventions/credentials-required.js';
-import { drainQueues, pollUntil } from '../support/event-waits.js';
+import { drainQueues } from '../support/event-waits.js';
 import { createChannel, sendToChannel } from '../support/message-fixtures.js';
 import type { Rule } from '../types.js';
-import { conversationRule, expectRefused, LEVEL, narrowMessages, ofType, ruleQueue, topicNarrow, viewMessage } from './message-flags-support.js';
+import { conversationRule, eventsSoFar, expectRefused, LEVEL, narrowMessages, ofType, ruleQueue, topicNarrow, viewMessage } from './message-flags-support.js';
 import { type FlagState, type NarrowRequest, narrowWindow, requestParams } from './message-flags-narrow-model.js';
 
 const ENDPOINT = 'POST /messages/flags/narrow';
@@ -68,7 +68,7 @@ const windowModel = conversationRule({
       const want = [expected.processed.length, expected.changed.length, expected.processed[0] ?? null, expected.processed.at(-1) ?? null, expected.foundOldest, expected.foundNewest];
       expectEqual(got, want, '[processed_count, updated_count, first_processed_id, last_processed_id, found_oldest, found_newest]', reply);
       if (body.ignored_because_not_subscribed_channels !== undefined) expectEqual(body.ignored_because_not_subscribed_channels, [], 'ignored_because_not_subscribed_channels', reply);
-      const events = ofType(await pollUntil(queue, (got) => got.some((event) => event.type === 'update_message_flags')), 'update_message_flags');
+      const events = ofType(await eventsSoFar(reader, queue, (got) => got.some((event) => event.type === 'update_message_flags')), 'update_message_flags');
       expectEqual(events.map((event) => [event.op, event.flag, event.messages]), [[sent.op, sent.flag, expected.changed]], 'update_message_flags events of the request');
       for (const id of expected.changed) state.get(id)![sent.flag === 'read' ? 'read' : 'starred'] = sent.op === 'add';
     }

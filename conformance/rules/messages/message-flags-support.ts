@@ -9,6 +9,7 @@ import type { ApiClient, JsonObject, Reply } from '../../client/api-client.js';
 import { type ErrorExpectation, expectError, expectShape, expectSuccess, fail } from '../../expect/assert.js';
 import { v } from '../../expect/shape.js';
 import { type EventQueue, openQueue } from '../support/channel-fixtures.js';
+import { EVENT_DEADLINE_MS, pollUntil } from '../support/event-waits.js';
 import { createChannel, FAR_ID_FLOOR, type RunChannel, runChannel, sendToChannel } from '../support/message-fixtures.js';
 import { fixtureRule, type RuleHeader } from '../support/rule-factory.js';
 import type { Rule, RuleContext } from '../types.js';
@@ -92,6 +93,32 @@ export async function ruleQueue(ctx: RuleContext, client: ApiClient, types: read
   const queue = await openQueue(client, types, capabilities);
   ctx.cleanup(`delete the ${types.join('/')} queue`, async () => queue.close());
   return queue;
+}
+
+/** Whether `event` is the `drafts` add event of a draft with this content. */
+const isMarker = (content: string) => (event: JsonObject): boolean =>
+  event.type === 'drafts' && event.op === 'add' && Array.isArray(event.drafts) && (event.drafts as JsonObject[]).some((draft) => draft.content === content);
+
+/**
+ * What `queue` (which takes `drafts` events) has received until now. Its owner saves a marker
+ * draft: drafts events reach only the owner and arrive after every earlier event, so once the
+ * marker's event is in, nothing sent before is still on its way (a missing event is found at
+ * once, not after a deadline). Where the owner cannot save drafts (before level 87), waits until
+ * `done` accepts what arrived instead.
+ */
+export async function eventsSoFar(owner: ApiClient, queue: EventQueue, done: (events: readonly JsonObject[]) => boolean): Promise<JsonObject[]> {
+  const content = `events marker ${Date.now().toString(36)} ${Math.random().toString(36).slice(2)}`;
+  const created = await owner.post('/drafts', { drafts: [{ type: '', to: [], topic: '', content }] });
+  const draftId = Array.isArray(created.body?.ids) ? (created.body.ids as unknown[])[0] : undefined;
+  if (created.status !== 200 || typeof draftId !== 'number') return pollUntil(queue, done);
+  try {
+    const received = await pollUntil(queue, (events) => events.some(isMarker(content)));
+    const at = received.findIndex(isMarker(content));
+    if (at === -1) fail(`the marker draft's event did not arrive within ${EVENT_DEADLINE_MS / 1000} s`);
+    return received.slice(0, at);
+  } finally {
+    await owner.delete(`/drafts/${draftId}`);
+  }
 }
 
 /** Events of `type` in `events`. */

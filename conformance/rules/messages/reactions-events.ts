@@ -10,11 +10,11 @@ import type { ApiClient, JsonObject } from '../../client/api-client.js';
 import { check, expectEqual, expectShape } from '../../expect/assert.js';
 import { v } from '../../expect/shape.js';
 import type { EventQueue } from '../support/channel-fixtures.js';
-import { drainQueues, eventsBeforeSentinel, pollUntil } from '../support/event-waits.js';
+import { drainQueues, eventsBeforeSentinel } from '../support/event-waits.js';
 import { createChannel, sendToChannel } from '../support/message-fixtures.js';
 import { expectPlainSuccess } from '../support/plain-success.js';
 import type { Rule, RuleContext } from '../types.js';
-import { conversationRule, expectRefused, foreignMessages, LEVEL, ofType, ruleQueue, sendDirect } from './message-flags-support.js';
+import { conversationRule, eventsSoFar, expectRefused, foreignMessages, LEVEL, ofType, ruleQueue, sendDirect } from './message-flags-support.js';
 import { addReaction, type Emoji, emojiCatalog, emojiParams, reactionKeys, reactionsOf, removeReaction, UNICODE, ZULIP } from './reactions-support.js';
 
 const unreadable = conversationRule({
@@ -76,9 +76,9 @@ const delivered = conversationRule({
   const { custom } = await emojiCatalog(ctx, reader);
   const { ids: [inChannel] } = await thread('reaction-events', 1);
   const direct = await sendDirect(sender, [ctx.identity('second-member').userId], 'a direct message to react to');
-  const queues: ReadonlyArray<readonly [string, EventQueue]> = [
-    ['the reactor', await ruleQueue(ctx, sender, ['reaction', 'drafts'])],
-    ['the other reader', await ruleQueue(ctx, reader, ['reaction', 'drafts'])],
+  const queues: ReadonlyArray<readonly [string, EventQueue, ApiClient]> = [
+    ['the reactor', await ruleQueue(ctx, sender, ['reaction', 'drafts']), sender],
+    ['the other reader', await ruleQueue(ctx, reader, ['reaction', 'drafts']), reader],
   ];
   await drainQueues(sender, [queues[0]![1]]);
   await drainQueues(reader, [queues[1]![1]]);
@@ -86,8 +86,8 @@ const delivered = conversationRule({
   await ctx.property('emoji x message', [emoji, fc.constantFrom(['a channel message', inChannel!] as const, ['a direct message', direct] as const)], async (chosen, [, id]) => {
     expectPlainSuccess(await addReaction(sender, id, emojiParams(chosen, 'name')));
     expectPlainSuccess(await removeReaction(sender, id, emojiParams(chosen, 'code+type')));
-    for (const [who, queue] of queues) {
-      const events = await pollUntil(queue, (received) => received.some(isChange('remove', id, chosen)));
+    for (const [who, queue, owner] of queues) {
+      const events = await eventsSoFar(owner, queue, (received) => received.some(isChange('remove', id, chosen)));
       theEvent(ctx, events, 'add', id, chosen, who);
       theEvent(ctx, events, 'remove', id, chosen, who);
     }
@@ -111,10 +111,10 @@ const notDelivered = conversationRule({
   const hidden = await sendToChannel(sender, secret.id, ctx.name('hidden'), 'only for the subscribers');
   const { ids: [visible] } = await thread('reaction-sentinel', 1);
   const outsider = await ruleQueue(ctx, reader, ['reaction', 'drafts']);
-  const insider = await ruleQueue(ctx, ctx.as('admin'), ['reaction']);
+  const insider = await ruleQueue(ctx, ctx.as('admin'), ['reaction', 'drafts']);
   await drainQueues(reader, [outsider]);
   expectPlainSuccess(await addReaction(sender, hidden, emojiParams(UNICODE.octopus, 'name')));
-  const insiderEvents = await pollUntil(insider, (events) => events.some(isChange('add', hidden, UNICODE.octopus)));
+  const insiderEvents = await eventsSoFar(ctx.as('admin'), insider, (events) => events.some(isChange('add', hidden, UNICODE.octopus)));
   check(insiderEvents.some(isChange('add', hidden, UNICODE.octopus)), 'the administrator (subscribed to the private channel) received no reaction event');
   const seen = await eventsBeforeSentinel(outsider, () => reactionSentinel(sender, visible!), isChange('remove', visible!, UNICODE.tada), 'a reaction on a message the second member can read');
   const leaked = ofType(seen, 'reaction').filter((event) => event.message_id === hidden);
