@@ -35,6 +35,8 @@ const roundTrip = conversationRule({
       expectEqual(body.messages, ids, `messages of the answer to ${op} ${flag}`, reply);
       const set = op === 'add';
       for (const id of ids) check((await viewMessage(reader, id)).flags.includes(flag) === set, `after ${op} ${flag}, message ${id} ${set ? 'lacks' : 'still has'} the flag`);
+      // The sender's own flags are not the reader's (its read flag depends on its client: left alone).
+      if (set && flag !== 'read') check(!(await viewMessage(sender, ids[0]!)).flags.includes(flag), `the reader's ${flag} was set on the sender's flags too`);
       const narrow = NARROW_OF.get(flag);
       if (narrow) {
         const listed = (await narrowMessages(reader, topicNarrow(channel, topic, ['is', narrow.operand]))).map((m) => m.id);
@@ -48,9 +50,6 @@ const roundTrip = conversationRule({
       }
     }
   }
-  // The sender's own flags were never touched by the reader's changes.
-  const senderFlags = (await viewMessage(sender, ids[0]!)).flags;
-  check(!senderFlags.includes('starred') && !senderFlags.includes('collapsed'), `the sender's flags changed too: ${senderFlags.join(', ')}`);
 });
 
 const jsonSorted = (list: readonly unknown[]): boolean => list.every((value, i) => i === 0 || (value as number) > (list[i - 1] as number));
