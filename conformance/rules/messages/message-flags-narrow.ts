@@ -104,6 +104,7 @@ const refused = conversationRule({
   section: 'api/update-message-flags-for-narrow; api/rest-error-handling',
   endpoint: ENDPOINT,
   levels: { min: LEVEL.FLAGS_NARROW },
+  actor: 'admin',
 }, async (_ctx, { reader, channel, thread }) => {
   const { topic, ids } = await thread('flags-narrow-refused', 2);
   const valid: Record<string, unknown> = { anchor: String(ids[0]), num_before: 1, num_after: 1, include_anchor: true, narrow: topicNarrow(channel, topic), op: 'add', flag: 'starred' };

@@ -12,6 +12,7 @@ import { type EventQueue, openQueue } from '../support/channel-fixtures.js';
 import { EVENT_DEADLINE_MS, pollUntil } from '../support/event-waits.js';
 import { createChannel, FAR_ID_FLOOR, type RunChannel, runChannel, sendToChannel } from '../support/message-fixtures.js';
 import { fixtureRule, type RuleHeader } from '../support/rule-factory.js';
+import type { IdentityName } from '../../credentials/types.js';
 import type { Rule, RuleContext } from '../types.js';
 
 /** Feature levels of the behaviours these rules check (the real server's API changelog). */
@@ -124,23 +125,29 @@ export async function eventsSoFar(owner: ApiClient, queue: EventQueue, done: (ev
 /** Events of `type` in `events`. */
 export const ofType = (events: readonly JsonObject[], type: string): JsonObject[] => events.filter((event) => event.type === type);
 
-/** The parties of most rules here: the member sends, the second member reads, in the run channel. */
+/** The parties of most rules here: the member sends, the second member (or the rule's actor) reads, in the run channel. */
 export interface Conversation {
   readonly sender: ApiClient;
+  /** The second member, or the identity the rule names as `actor`. */
   readonly reader: ApiClient;
   readonly channel: RunChannel;
   /** Sends `count` messages as the member to a new topic of the run channel; returns the topic and the IDs. */
   readonly thread: (label: string, count: number) => Promise<{ topic: string; ids: number[] }>;
 }
 
-/** A rule on the member's messages in the run channel as the second member reads them. */
-export function conversationRule(header: RuleHeader & { readonly endpoint: string }, body: (ctx: RuleContext, parties: Conversation) => Promise<void>): Rule {
+/**
+ * A rule on the member's messages in the run channel as the second member reads them. Rules whose
+ * checks need no second user (tables of refused requests) name another `actor` (the member on
+ * its own messages, the administrator), spreading the run's requests over its identities.
+ */
+export function conversationRule(header: RuleHeader & { readonly endpoint: string; readonly actor?: IdentityName }, body: (ctx: RuleContext, parties: Conversation) => Promise<void>): Rule {
+  const actor = header.actor ?? 'second-member';
   const prepare = async (ctx: RuleContext): Promise<Conversation> => {
     const sender = ctx.as('member');
     const channel = await runChannel(ctx);
     return {
       sender,
-      reader: ctx.as('second-member'),
+      reader: ctx.as(actor),
       channel,
       async thread(label, count) {
         const topic = ctx.name(label);
@@ -150,7 +157,7 @@ export function conversationRule(header: RuleHeader & { readonly endpoint: strin
       },
     };
   };
-  return fixtureRule(header, { endpoint: header.endpoint, writes: true, needs: ['admin', 'member', 'second-member'] }, prepare, body);
+  return fixtureRule(header, { endpoint: header.endpoint, writes: true, needs: ['admin', 'member', actor] }, prepare, body);
 }
 
 /** Messages the second member cannot read, each with what it is. */

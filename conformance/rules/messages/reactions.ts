@@ -62,14 +62,15 @@ const everyType = conversationRule({
     [1, UNICODE.octopus, 'name+type'],
     ...(custom ? ([[0, custom, 'name+type'], [1, custom, 'code+type']] as const) : []),
   ];
-  const readerId = ctx.identity('second-member').userId;
-  for (const [message, emoji, fields] of adds) expectPlainSuccess(await addReaction(reader, ids[message]!, emojiParams(emoji, fields)));
+  // The sender reacts to its own messages; the second member reads them back.
+  const reactorId = ctx.identity('member').userId;
+  for (const [message, emoji, fields] of adds) expectPlainSuccess(await addReaction(sender, ids[message]!, emojiParams(emoji, fields)));
   for (const message of [0, 1] as const) {
-    const expected = adds.filter((row) => row[0] === message).map(([, emoji]) => reactionKey(readerId, emoji)).sort();
-    expectEqual(reactionKeys(await reactionsOf(ctx, sender, ids[message]!)), expected, `reactions of message ${message + 1} as the sender reads them`);
+    const expected = adds.filter((row) => row[0] === message).map(([, emoji]) => reactionKey(reactorId, emoji)).sort();
+    expectEqual(reactionKeys(await reactionsOf(ctx, reader, ids[message]!)), expected, `reactions of message ${message + 1} as another user reads them`);
   }
-  for (const [message, emoji, fields] of removes) expectPlainSuccess(await removeReaction(reader, ids[message]!, emojiParams(emoji, fields)));
-  for (const message of [0, 1] as const) expectEqual(reactionKeys(await reactionsOf(ctx, sender, ids[message]!)), [], `reactions of message ${message + 1} after removing each`);
+  for (const [message, emoji, fields] of removes) expectPlainSuccess(await removeReaction(sender, ids[message]!, emojiParams(emoji, fields)));
+  for (const message of [0, 1] as const) expectEqual(reactionKeys(await reactionsOf(ctx, reader, ids[message]!)), [], `reactions of message ${message + 1} after removing each`);
 });
 
 const duplicates = conversationRule({
@@ -142,6 +143,7 @@ const invalid = conversationRule({
   section: 'api/add-reaction; api/remove-reaction',
   endpoint: ADD,
   levels: { min: LEVEL.MESSAGE_OBJECT },
+  actor: 'member',
 }, async (ctx, { sender, reader, thread }) => {
   const { custom } = await emojiCatalog(ctx, reader);
   const { ids: [id] } = await thread('invalid-emoji', 1);
