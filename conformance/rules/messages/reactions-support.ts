@@ -55,26 +55,30 @@ export const addReaction = (client: ApiClient, id: number, params: Readonly<Reco
 export const removeReaction = (client: ApiClient, id: number, params: Readonly<Record<string, string>>): Promise<Reply> =>
   client.delete(`/messages/${id}/reactions`, { ...params });
 
-/**
- * An active custom emoji of the realm (`realm_emoji` of `POST /register`), or undefined when the
- * realm has none: the rules never upload one (that changes what every member sees).
- */
-export async function activeCustomEmoji(client: ApiClient): Promise<Emoji | undefined> {
+/** The realm's active custom emoji (`realm_emoji` of `POST /register`). */
+async function activeCustomEmoji(client: ApiClient): Promise<Emoji[]> {
   const { body } = await registerState(client, ['realm_emoji']);
   const all = body.realm_emoji;
-  if (all === null || typeof all !== 'object') return undefined;
-  for (const entry of Object.values(all as Record<string, unknown>)) {
+  if (all === null || typeof all !== 'object') return [];
+  return Object.values(all as Record<string, unknown>).flatMap((entry) => {
     const emoji = entry as { id?: unknown; name?: unknown; deactivated?: unknown };
-    if (emoji.deactivated === false && typeof emoji.name === 'string' && (typeof emoji.id === 'string' || typeof emoji.id === 'number')) {
-      return { name: emoji.name, code: String(emoji.id), type: 'realm_emoji' };
-    }
-  }
-  return undefined;
+    const usable = emoji.deactivated === false && typeof emoji.name === 'string' && (typeof emoji.id === 'string' || typeof emoji.id === 'number');
+    return usable ? [{ name: String(emoji.name), code: String(emoji.id), type: 'realm_emoji' as const }] : [];
+  });
 }
 
-/** The emoji the table rules use: the Unicode ones, `zulip`, and the realm's custom emoji when it has one. */
+/**
+ * The emoji the rules use: the Unicode ones, `zulip`, and one active custom emoji of the realm
+ * when it has one (the rules never upload one: that changes what every member sees). A custom
+ * emoji named like one of ours takes that name over (names are looked up among custom emoji
+ * first), so the rule is skipped on such a realm.
+ */
 export async function emojiCatalog(ctx: RuleContext, client: ApiClient): Promise<{ custom: Emoji | undefined }> {
-  const custom = await activeCustomEmoji(client);
+  const customs = await activeCustomEmoji(client);
+  const ours = new Set([...Object.values(UNICODE), ZULIP].map((emoji) => emoji.name));
+  const shadowing = customs.find((emoji) => ours.has(emoji.name));
+  if (shadowing) ctx.skip(`the realm has a custom emoji named '${shadowing.name}', which takes over the name of the emoji the rule uses`);
+  const custom = customs[0];
   if (!custom) ctx.note('the realm has no active custom emoji: the realm_emoji rows were not checked');
   return { custom };
 }

@@ -80,6 +80,7 @@ const duplicates = conversationRule({
   endpoint: ADD,
   levels: { min: LEVEL.MESSAGE_OBJECT },
 }, async (ctx, { sender, reader, thread }) => {
+  await emojiCatalog(ctx, reader);
   const { ids: [id] } = await thread('duplicates', 1);
   const [readerId, senderId] = [ctx.identity('second-member').userId, ctx.identity('member').userId];
   expectPlainSuccess(await addReaction(reader, id!, emojiParams(UNICODE.thumbsUp, 'name')));
@@ -100,6 +101,7 @@ const missing = conversationRule({
   endpoint: REMOVE,
   levels: { min: LEVEL.MESSAGE_OBJECT },
 }, async (ctx, { sender, reader, thread }) => {
+  await emojiCatalog(ctx, reader);
   const { ids: [id] } = await thread('absent', 1);
   const readerId = ctx.identity('second-member').userId;
   expectPlainSuccess(await addReaction(reader, id!, emojiParams(UNICODE.octopus, 'name')));
