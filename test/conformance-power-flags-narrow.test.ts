@@ -16,8 +16,12 @@ const RULES = [
   'message-flags-narrow/no-credentials-unauthorized',
   'mark-stream-as-read/one-channel-for-the-caller',
   'mark-stream-as-read/unknown-or-inaccessible-channel-refused',
+  'mark-topic-as-read/one-event-for-the-topic-none-when-nothing-left',
   'mark-all-as-read/reads-every-message-of-the-caller',
 ];
+
+const MARK_TOPIC = /^\/mark_topic_as_read$/;
+const TOPIC_SCOPE = 'mark-topic-as-read/one-event-for-the-topic-none-when-nothing-left';
 
 const MODEL = 'message-flags-narrow/window-counts-and-flags-follow-model';
 
@@ -108,6 +112,26 @@ const BREAKAGES: readonly Breakage[] = [
     what: 'an unknown or private channel is marked read without complaint',
     rule: 'mark-stream-as-read/unknown-or-inaccessible-channel-refused',
     mutate: errorSucceeds('POST', MARK_STREAM, (body) => body.code === 'BAD_REQUEST'),
+  },
+  {
+    what: 'mark_topic_as_read reads the whole channel',
+    rule: TOPIC_SCOPE,
+    mutate: (request, next) => {
+      if (!is(request, 'POST', MARK_TOPIC)) return next(request);
+      const form = formOf(request);
+      form.delete('topic_name');
+      return next(withForm({ ...request, path: request.path.replace('/mark_topic_as_read', '/mark_stream_as_read') }, form));
+    },
+  },
+  {
+    what: 'mark_topic_as_read also sends an empty read event',
+    rule: TOPIC_SCOPE,
+    mutate: async (request, next, app) => {
+      const response = await next(request);
+      const user = caller(app, request);
+      if (is(request, 'POST', MARK_TOPIC) && user && response.status === 200) app.world.events.send({ type: 'update_message_flags', op: 'add', operation: 'add', flag: 'read', messages: [], all: false }, [user.id]);
+      return response;
+    },
   },
   { what: 'mark_all_as_read answers without complete at level 415', rule: 'mark-all-as-read/reads-every-message-of-the-caller', mutate: mapAnswers('POST', MARK_ALL, (body) => delete body.complete) },
   {

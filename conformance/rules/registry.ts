@@ -25,6 +25,7 @@ import { rules as messageFlags } from './messages/message-flags.js';
 import { rules as messageFlagsEvents } from './messages/message-flags-events.js';
 import { rules as messageFlagsNarrow } from './messages/message-flags-narrow.js';
 import { rules as messageFlagsMark } from './messages/message-flags-mark.js';
+import { rules as messageFlagsMarkScope } from './messages/message-flags-mark-scope.js';
 import { rules as unread } from './messages/unread.js';
 import { rules as readReceipts } from './messages/read-receipts.js';
 import { rules as deactivateUser } from './users/deactivate-user.js';
@@ -94,6 +95,7 @@ const RULE_FILES: ReadonlyArray<readonly Rule[]> = [
   messageFlagsEvents,
   messageFlagsNarrow,
   messageFlagsMark,
+  messageFlagsMarkScope,
   unread,
   readReceipts,
   deactivateUser,

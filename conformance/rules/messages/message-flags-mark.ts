@@ -2,8 +2,9 @@
  * `POST /mark_stream_as_read` and `POST /mark_all_as_read` (the real server's mark-stream-as-read
  * and mark-all-as-read pages): the caller's messages of one channel, or all of them, become read
  * for the caller alone, with one `update_message_flags` event (the channel's changed messages, or
- * `all: true`); nothing left to mark sends no event for a channel. `mark_all_as_read` runs as a
- * throwaway user only: it reads every message of the caller, which a run identity could not undo.
+ * `all: true`); the refusals of `mark_stream_as_read`. `mark_all_as_read` runs as a throwaway user
+ * only: it reads every message of the caller, which a run identity could not undo. What a channel
+ * or topic marks is in `message-flags-mark-scope.ts`.
  */
 import { check, expectEqual, expectShape, expectSuccess } from '../../expect/assert.js';
 import { v } from '../../expect/shape.js';
@@ -17,7 +18,7 @@ import { listedIds, unreadState } from './unread-support.js';
 import { ascending, conversationRule, eventsSoFar, expectRefused, LEVEL, narrowMessages, ofType, postFlags, ruleQueue, sendDirect, viewMessage } from './message-flags-support.js';
 
 /** The `update_message_flags` event that marks messages read (`op` from level 32). */
-const readEventShape = (level: number, all: boolean) =>
+export const readEventShape = (level: number, all: boolean) =>
   v.object(
     {
       id: v.int(),
@@ -31,42 +32,7 @@ const readEventShape = (level: number, all: boolean) =>
     { exact: true },
   );
 
-const isReadEvent = (event: { type?: unknown; flag?: unknown }): boolean => event.type === 'update_message_flags' && event.flag === 'read';
-
-const oneChannel = conversationRule({
-  id: 'mark-stream-as-read/one-channel-for-the-caller',
-  title: "marking a channel read reads the caller's messages of that channel (every topic) and no other channel's, leaves other users' flags alone, and sends one update_message_flags event with the changed messages; a second call changes nothing and sends no event",
-  section: 'api/mark-stream-as-read; api/get-events#update_message_flags-add',
-  endpoint: 'POST /mark_stream_as_read',
-  levels: { min: LEVEL.MESSAGE_OBJECT },
-}, async (ctx, { sender, reader }) => {
-  const members = { members: ['member', 'second-member'] as const };
-  const [marked, other] = [await createChannel(ctx, 'admin', 'mark-here', members), await createChannel(ctx, 'admin', 'mark-there', members)];
-  const inMarked = [await sendToChannel(sender, marked.id, ctx.name('one'), 'first topic'), await sendToChannel(sender, marked.id, ctx.name('two'), 'second topic')];
-  const inOther = await sendToChannel(sender, other.id, ctx.name('three'), 'another channel');
-  // Every unread message of the caller in the channel (the channel's creation notice too, where the target sends one).
-  const unread = (await narrowMessages(reader, [{ operator: 'stream', operand: marked.name }, { operator: 'is', operand: 'unread' }])).map((m) => m.id);
-  check(inMarked.every((id) => unread.includes(id)), `the messages sent are not all unread for the reader: ${unread.join(', ')}`);
-  const queue = await ruleQueue(ctx, reader, ['update_message_flags', 'drafts']);
-  await drainQueues(reader, [queue]);
-  expectPlainSuccess(await reader.post('/mark_stream_as_read', { stream_id: marked.id }));
-  for (const id of inMarked) check((await viewMessage(reader, id)).flags.includes('read'), `message ${id} of the marked channel is not read`);
-  check(!(await viewMessage(reader, inOther)).flags.includes('read'), `message ${inOther} of another channel was marked read`);
-  for (const id of inMarked) check(!(await viewMessage(ctx.as('admin'), id)).flags.includes('read'), `message ${id} was marked read for the administrator too`);
-  const events = ofType(await eventsSoFar(reader, queue, (got) => got.some(isReadEvent)), 'update_message_flags');
-  expectEqual(events.length, 1, 'update_message_flags events of marking the channel read');
-  const event = expectShape(events[0], readEventShape(ctx.featureLevel, false), 'event');
-  expectEqual(ascending(event.messages), unread, "messages of the event (the caller's unread messages of the channel)");
-  expectPlainSuccess(await reader.post('/mark_stream_as_read', { stream_id: marked.id }));
-  const later = await eventsBeforeSentinel(
-    queue,
-    async () => void expectSuccess(await postFlags(reader, 'add', 'starred', [inOther])),
-    (got) => got.type === 'update_message_flags' && got.flag === 'starred',
-    'the reader starring a message',
-  );
-  expectEqual(later.filter(isReadEvent), [], 'read events after marking an already read channel');
-  expectSuccess(await postFlags(reader, 'remove', 'starred', [inOther]));
-});
+export const isReadEvent = (event: { type?: unknown; flag?: unknown }): boolean => event.type === 'update_message_flags' && event.flag === 'read';
 
 const refused = conversationRule({
   id: 'mark-stream-as-read/unknown-or-inaccessible-channel-refused',
@@ -113,4 +79,4 @@ const markAll = fixtureRule({
   expectEqual(ids.filter((id) => listed.has(id)), [], 'our messages still in unread_msgs');
 });
 
-export const rules: readonly Rule[] = [oneChannel, refused, markAll];
+export const rules: readonly Rule[] = [refused, markAll];
