@@ -8,7 +8,7 @@
  */
 import { canReadMessage } from '../lib/queries/messages/messages.js';
 import type { Mutation } from './support/conformance.js';
-import { alsoToEveryone, errorSucceeds, eventsPerCaller, FLAGS, MESSAGE, MESSAGES, REGISTER, requestedIds } from './support/power-flags.js';
+import { alsoToEveryone, defaultWhenMissing, errorSucceeds, eventsPerCaller, FLAGS, MESSAGE, MESSAGES, noEventWhenUnchanged, REGISTER, requestedIds } from './support/power-flags.js';
 import { type Breakage, caller, eachBreakageFailsItsRule, formOf, is, mapAnswers, passesUnbroken, replaceEvents, rewriteParam, withForm } from './support/power-mutations.js';
 
 const RULES = [
@@ -128,17 +128,12 @@ const BREAKAGES: readonly Breakage[] = [
   {
     what: 'a missing op defaults to add',
     rule: 'message-flags/missing-or-malformed-parameters-refused',
-    mutate: (request, next) => {
-      const form = formOf(request);
-      if (!is(request, 'POST', FLAGS) || form.has('op')) return next(request);
-      form.set('op', 'add');
-      return next(withForm(request, form));
-    },
+    mutate: defaultWhenMissing('POST', FLAGS, 'op', 'add'),
   },
   {
     what: 'no event is sent when nothing changed',
     rule: 'message-flags/one-event-per-request-to-the-caller',
-    mutate: replaceEvents('update_message_flags', (event) => (Array.isArray(event.messages) && event.messages.length === 0 && event.all !== true ? undefined : event)),
+    mutate: noEventWhenUnchanged,
   },
   {
     what: 'flag events list the requested messages at level 415',

@@ -6,7 +6,7 @@
  * rule fails; against the unbroken server every one of them passes.
  */
 import type { Mutation } from './support/conformance.js';
-import { errorSucceeds, eventsPerCaller, FLAGS_NARROW, MARK_ALL, MARK_STREAM } from './support/power-flags.js';
+import { defaultWhenMissing, errorSucceeds, eventsPerCaller, FLAGS_NARROW, MARK_ALL, MARK_STREAM, noEventWhenUnchanged } from './support/power-flags.js';
 import { type Breakage, caller, eachBreakageFailsItsRule, formOf, is, mapAnswers, passesUnbroken, replaceEvents, rewriteParam, withForm } from './support/power-mutations.js';
 
 const RULES = [
@@ -71,7 +71,7 @@ const MODEL_BREAKAGES: readonly Breakage[] = [
   {
     what: 'no event is sent when nothing changed',
     rule: MODEL,
-    mutate: replaceEvents('update_message_flags', (event) => (Array.isArray(event.messages) && event.messages.length === 0 && event.all !== true ? undefined : event)),
+    mutate: noEventWhenUnchanged,
   },
 ];
 
@@ -80,12 +80,7 @@ const BREAKAGES: readonly Breakage[] = [
   {
     what: 'a missing narrow means every message',
     rule: 'message-flags-narrow/bad-parameters-refused',
-    mutate: (request, next) => {
-      const form = formOf(request);
-      if (!is(request, 'POST', FLAGS_NARROW) || form.has('narrow')) return next(request);
-      form.set('narrow', '[]');
-      return next(withForm(request, form));
-    },
+    mutate: defaultWhenMissing('POST', FLAGS_NARROW, 'narrow', '[]'),
   },
   {
     what: 'skipped unsubscribed channels are not listed',

@@ -6,8 +6,8 @@
 import type { ChatApp } from '../../server/app/app.js';
 import type { ApiRequest } from '../../server/app/request.js';
 import type { Mutation } from './conformance.js';
-import { caller, formOf, is, rewriteAnswer } from './power-helpers.js';
-import { jsonParam, SUCCESS } from './power-mutations.js';
+import { caller, formOf, is, rewriteAnswer, withForm } from './power-helpers.js';
+import { jsonParam, replaceEvents, SUCCESS } from './power-mutations.js';
 
 export const REACTIONS = /^\/messages\/\d+\/reactions$/;
 export const FLAGS = /^\/messages\/flags$/;
@@ -53,6 +53,19 @@ export const alsoToEveryone = (method: string, path: RegExp, event: (request: Ap
   if (is(request, method, path) && response.status === 200) app.world.events.send(event(request, app), [...app.world.users.keys()]);
   return response;
 };
+
+/** A parameter missing from matching requests is taken as `value` (instead of being refused). */
+export const defaultWhenMissing = (method: string, path: RegExp, name: string, value: string): Mutation => (request, next) => {
+  const form = formOf(request);
+  if (!is(request, method, path) || form.has(name)) return next(request);
+  form.set(name, value);
+  return next(withForm(request, form));
+};
+
+/** No `update_message_flags` event when a request changed nothing (the real server sends one with no messages). */
+export const noEventWhenUnchanged: Mutation = replaceEvents('update_message_flags', (event) =>
+  Array.isArray(event.messages) && event.messages.length === 0 && event.all !== true ? undefined : event,
+);
 
 /** The message IDs a `POST /messages/flags` request names. */
 export const requestedIds = (request: ApiRequest): number[] => jsonParam<number[]>(formOf(request), 'messages') ?? [];
