@@ -1,0 +1,95 @@
+/**
+ * Who may move and resolve, per role (owner, administrator, moderator, member, guest, and the
+ * sender on their own message): each tries once on a fresh message of the second member in the
+ * run's channel, and the outcome and the message's place afterwards must match the rights the
+ * target publishes (`message-move-rights.ts`). Rows whose right cannot be derived are left out.
+ */
+import type { IdentityName } from '../../credentials/types.js';
+import { expectEqual, fail } from '../../expect/assert.js';
+import { expectAllowed } from '../support/realm-permissions.js';
+import type { Rule, RuleContext } from '../types.js';
+import { EDIT_LEVELS, type EditChannels, editChannels, mustRead, QUIET, send } from './message-edit-support.js';
+import { derivedRows, MoveRights, type Right } from './message-move-rights.js';
+
+const ENDPOINT = 'PATCH /messages/{message_id}';
+const ROLES: readonly IdentityName[] = ['owner', 'admin', 'moderator', 'member', 'guest', 'second-member'];
+const NEEDS = ['owner', 'admin', 'moderator', 'member', 'second-member', 'guest'] as const;
+
+interface Attempt {
+  readonly params: (ctx: RuleContext, channels: EditChannels, topic: string) => Record<string, unknown>;
+  /** Where the message is after the attempt: [channel ID, topic]. */
+  readonly place: (channels: EditChannels, topic: string, params: Record<string, unknown>, allowed: boolean) => [number, string];
+}
+
+/** Tries the move as each role whose right is known; fails with every mismatch listed. */
+async function roleTable(ctx: RuleContext, right: (rights: MoveRights, who: IdentityName) => Promise<Right>, attempt: Attempt): Promise<void> {
+  const channels = await editChannels(ctx);
+  const rights = await MoveRights.load(ctx, channels.open);
+  // The sender's own row says what the role rules give the sender; before level 159 senders could always rename their own topics.
+  const roles = ctx.featureLevel < EDIT_LEVELS.TOPIC_EDIT_DECOUPLED ? ROLES.filter((who) => who !== 'second-member') : ROLES;
+  const rows = await derivedRows(roles, (who) => right(rights, who));
+  if (rows.length === 0) return ctx.skip('the target publishes none of the settings these rights derive from');
+  const sender = ctx.as('second-member');
+  const problems: string[] = [];
+  for (const [who, allowed] of rows) {
+    const topic = ctx.name('topic');
+    const id = await send(sender, channels.open, topic, ctx.name('content'));
+    const params = attempt.params(ctx, channels, topic);
+    const reply = await ctx.as(who).patch(`/messages/${id}`, params);
+    try {
+      expectAllowed(reply, allowed, `the ${who}'s ${JSON.stringify(params)}`);
+      const after = await mustRead(sender, id);
+      expectEqual([after.streamId, after.topic], attempt.place(channels, topic, params, allowed), `channel and topic after the ${who}'s attempt`);
+    } catch (error) {
+      problems.push(`${who} (${allowed ? 'allowed' : 'refused'}): ${(error as Error).message}`);
+    }
+  }
+  if (problems.length > 0) fail(`rights derived from POST /register and the channel settings:\n  - ${problems.join('\n  - ')}`);
+}
+
+const topicMoves: Rule = {
+  id: 'message-move/topic-move-per-role',
+  title: "each role renames a topic exactly when the realm's can_move_messages_between_topics_group (or legacy edit_topic_policy) or, from level 396, the channel's settings (administrators, can_administer_channel_group, can_move_messages_within_channel_group) allow it; refusals answer 400 BAD_REQUEST and leave the topic",
+  endpoint: ENDPOINT,
+  section: 'api/update-message; help/restrict-moving-messages',
+  writes: true,
+  needs: NEEDS,
+  async run(ctx) {
+    await roleTable(ctx, (rights, who) => rights.moveTopics(who), {
+      params: (c) => ({ ...QUIET, topic: c.name('topic') }),
+      place: (channels, topic, params, allowed) => [channels.open.id, allowed ? (params.topic as string) : topic],
+    });
+  },
+};
+
+const channelMoves: Rule = {
+  id: 'message-move/channel-move-per-role',
+  title: "each role moves a message to another channel exactly when the realm's can_move_messages_between_channels_group (or legacy move_messages_between_streams_policy) or, from level 396, the channel's settings allow it; refusals answer 400 BAD_REQUEST and leave the message where it was",
+  endpoint: ENDPOINT,
+  section: 'api/update-message; help/restrict-moving-messages',
+  writes: true,
+  needs: NEEDS,
+  async run(ctx) {
+    await roleTable(ctx, (rights, who) => rights.moveOutOfChannel(who), {
+      params: (_c, channels) => ({ ...QUIET, stream_id: channels.other.id }),
+      place: (channels, topic, _params, allowed) => [allowed ? channels.other.id : channels.open.id, topic],
+    });
+  },
+};
+
+const resolves: Rule = {
+  id: 'message-move/resolve-per-role',
+  title: "each role resolves a topic exactly when can_resolve_topics_group allows it (from level 367; the topic-move right before; the channel's setting too from level 402); refusals answer 400 BAD_REQUEST and leave the topic",
+  endpoint: ENDPOINT,
+  section: 'api/update-message (level 367); help/resolve-a-topic',
+  writes: true,
+  needs: NEEDS,
+  async run(ctx) {
+    await roleTable(ctx, (rights, who) => rights.resolve(who), {
+      params: (_c, _channels, topic) => ({ ...QUIET, topic: `✔ ${topic}`, propagate_mode: 'change_all' }),
+      place: (channels, topic, params, allowed) => [channels.open.id, allowed ? (params.topic as string) : topic],
+    });
+  },
+};
+
+export const rules: readonly Rule[] = [topicMoves, channelMoves, resolves];
