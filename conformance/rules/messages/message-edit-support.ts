@@ -157,11 +157,19 @@ export async function mustRead(client: ApiClient, id: number, markdown = false, 
   return (await readMessage(client, id, markdown, extra)) ?? fail(`message ${id} should be readable, GET /messages does not return it`);
 }
 
+/** The newest messages of a narrow, oldest first (raw content). */
+export function newestIn(client: ApiClient, narrow: ReadonlyArray<{ readonly operator: string; readonly operand: string }>, count = 100): Promise<StoredMessage[]> {
+  return fetchMessages(client, { anchor: 'newest', num_before: count, num_after: 0, narrow, apply_markdown: false });
+}
+
 /** Every message of a topic of a channel, oldest first (raw content). */
 export function topicMessages(client: ApiClient, channel: RunChannel, topic: string): Promise<StoredMessage[]> {
-  const narrow = [{ operator: 'stream', operand: channel.name }, { operator: 'topic', operand: topic }];
-  return fetchMessages(client, { anchor: 'newest', num_before: 100, num_after: 0, narrow, apply_markdown: false });
+  return newestIn(client, [{ operator: 'stream', operand: channel.name }, { operator: 'topic', operand: topic }]);
 }
+
+/** The messages of one channel and topic among `messages`. */
+export const inPlace = (messages: readonly StoredMessage[], channel: RunChannel, topic: string): StoredMessage[] =>
+  messages.filter((message) => message.streamId === channel.id && message.topic === topic);
 
 /** The user IDs of the system bots (`cross_realm_bots`), which post the Notification Bot notices. */
 export function systemBotIds(ctx: RuleContext): Promise<ReadonlySet<number>> {

@@ -76,14 +76,14 @@ const emptyTopicEvent: Rule = {
   section: 'api/get-events (update_message subject, orig_subject); api/register-queue (empty_topic_name)',
   levels: { min: EDIT_LEVELS.EMPTY_TOPIC },
   writes: true,
-  needs: ['admin', 'member'],
+  needs: ['admin', 'second-member'],
   async run(ctx) {
     const state = await fetchState(ctx.as('admin'), ['realm']);
     if (state.realm_topics_policy === 'disable_empty_topic') return ctx.skip("the realm's topics_policy disables the empty topic");
     const display = state.realm_empty_topic_display_name;
     check(typeof display === 'string', `POST /register: realm_empty_topic_display_name must be a string from level ${EDIT_LEVELS.EMPTY_TOPIC}`);
     const { open } = await editChannels(ctx);
-    const member = ctx.as('member');
+    const member = ctx.as('second-member');
     const modern = await markedQueue(ctx, member, ['update_message'], { empty_topic_name: true });
     const legacy = await markedQueue(ctx, member, ['update_message']);
     const topic = ctx.name('topic');

@@ -11,7 +11,7 @@ import { check, expectEqual } from '../../expect/assert.js';
 import type { RunChannel } from '../support/message-fixtures.js';
 import type { Rule, RuleContext } from '../types.js';
 import { expectEditSuccess } from './message-edit.js';
-import { ascending, EDIT_LEVELS, editChannels, send, type StoredMessage, systemBotIds, topicMessages } from './message-edit-support.js';
+import { ascending, EDIT_LEVELS, editChannels, inPlace, newestIn, send, type StoredMessage, systemBotIds, topicMessages } from './message-edit-support.js';
 import { MoveRights } from './message-move-rights.js';
 
 const ENDPOINT = 'PATCH /messages/{message_id}';
@@ -51,7 +51,7 @@ const noticesPerFlags: Rule = {
   endpoint: ENDPOINT,
   section: 'api/update-message (send_notification_to_old_thread, send_notification_to_new_thread)',
   writes: true,
-  needs: ['admin', 'member'],
+  needs: ['admin', 'member', 'second-member'],
   async run(ctx) {
     const { open, other } = await editChannels(ctx);
     const bots = await systemBotIds(ctx);
@@ -59,7 +59,7 @@ const noticesPerFlags: Rule = {
     const reader = ctx.as('member');
     for (const row of ROWS) {
       const topic = ctx.name('topic');
-      const id = await send(reader, open, topic, ctx.name('content'));
+      const id = await send(ctx.as('second-member'), open, topic, ctx.name('content'));
       const to = row.kind === 'channel' ? other : open;
       const newTopic = row.kind === 'channel' ? topic : ctx.name('topic');
       const params: Record<string, unknown> = { propagate_mode: 'change_all', ...(row.kind === 'channel' ? { stream_id: other.id } : { topic: newTopic }) };
@@ -70,8 +70,10 @@ const noticesPerFlags: Rule = {
       const old = flagsApply && (row.old ?? ctx.featureLevel < EDIT_LEVELS.NOTICES_FOR_TOPIC_MOVES);
       const fresh = flagsApply && (row.new ?? true);
       const label = `${row.kind} move with old=${String(row.old ?? 'default')}, new=${String(row.new ?? 'default')}`;
-      const before = notices(await topicMessages(reader, open, topic), bots);
-      const after = await topicMessages(reader, to, newTopic);
+      // One read covers both places: the channel of a topic move, the topic name of a channel move.
+      const both = await newestIn(reader, row.kind === 'channel' ? [{ operator: 'topic', operand: topic }] : [{ operator: 'stream', operand: open.name }], 20);
+      const before = notices(inPlace(both, open, topic), bots);
+      const after = inPlace(both, to, newTopic);
       checkPlace(before, old, link(to, newTopic), moverId, `old place (${label})`);
       checkPlace(notices(after, bots), fresh, link(open, topic), moverId, `new place (${label})`);
       check(after.some((message) => message.id === id), `the moved message ${id} is in the new place (${label})`);

@@ -38,7 +38,8 @@ async function roleTable(ctx: RuleContext, right: (rights: MoveRights, who: Iden
     const reply = await ctx.as(who).patch(`/messages/${id}`, params);
     try {
       expectAllowed(reply, allowed, `the ${who}'s ${JSON.stringify(params)}`);
-      const after = await mustRead(sender, id);
+      // Read back by the one who tried: every role of the table reads both channels.
+      const after = await mustRead(ctx.as(who), id);
       expectEqual([after.streamId, after.topic], attempt.place(channels, topic, params, allowed), `channel and topic after the ${who}'s attempt`);
     } catch (error) {
       problems.push(`${who} (${allowed ? 'allowed' : 'refused'}): ${(error as Error).message}`);
