@@ -7,7 +7,7 @@
  */
 import { ROLE } from '../lib/entities/user.js';
 import type { Mutation } from './support/conformance.js';
-import { asAdministratorWhen, asSenderWhen, isMember, MESSAGE, messageOf, olderThanAWeek, realmLimitsLifted, refuseRole } from './support/power-edit-mutations.js';
+import { asAdministratorWhen, asSenderWhen, isMember, MESSAGE, messageOf, olderThanAWeek, realmLimitsLifted, realmSettingOpened, refuseRole } from './support/power-edit-mutations.js';
 import { type Breakage, changeForm, codePoints, eachBreakageFailsItsRule, formOf, is, mapAnswers, passesUnbroken, refuseWhen, rewriteParam } from './support/power-mutations.js';
 
 const SLICE = ['message-edit*', 'message-move*', 'message-delete*'];
@@ -59,6 +59,13 @@ const BREAKAGES: readonly Breakage[] = [
   { what: 'guests may move messages between channels', rule: 'message-move/channel-move-per-role', mutate: asAdministratorWhen('PATCH', MESSAGE, (role, _m, form) => role === ROLE.GUEST && form.has('stream_id')) },
   { what: 'moderators may not move messages between channels', rule: 'message-move/channel-move-per-role', mutate: refuseRole('PATCH', MESSAGE, ROLE.MODERATOR, (form) => form.has('stream_id')) },
   { what: 'guests may not resolve topics', rule: 'message-move/resolve-per-role', mutate: refuseRole('PATCH', MESSAGE, ROLE.GUEST, (form) => (form.get('topic') ?? '').startsWith('✔')) },
+  {
+    what: 'administrators may resolve topics whatever can_resolve_topics_group says',
+    rule: 'message-move/rights-with-realm-settings-narrowed-to-nobody',
+    mutate: realmSettingOpened('can_resolve_topics_group', (role, form) => role === ROLE.ADMINISTRATOR && (form.get('topic') ?? '').startsWith('✔')),
+  },
+  { what: 'administrators may not move messages out of a channel once the realm setting says nobody', rule: 'message-move/rights-with-realm-settings-narrowed-to-nobody', mutate: refuseRole('PATCH', MESSAGE, ROLE.ADMINISTRATOR, (form) => form.has('stream_id')) },
+  { what: 'members may move topics whatever the realm setting says', rule: 'message-move/rights-with-realm-settings-narrowed-to-nobody', mutate: realmSettingOpened('can_move_messages_between_topics_group', (role, form) => isMember(role) && form.has('topic')) },
   {
     what: 'the topic move time limit is not enforced for members',
     rule: 'message-move/topic-move-time-limit-for-members',

@@ -48,6 +48,7 @@ import { rules as messageEditTyping } from './messages/message-edit-typing.js';
 import { rules as messageMove } from './messages/message-move.js';
 import { rules as messageMoveNotifications } from './messages/message-move-notifications.js';
 import { rules as messageMoveRoles } from './messages/message-move-roles.js';
+import { rules as messageMoveNarrowed } from './messages/message-move-narrowed.js';
 import { rules as messageMoveEvents } from './messages/message-move-events.js';
 import { rules as messageDelete } from './messages/message-delete.js';
 import { rules as messageDeleteEvents } from './messages/message-delete-events.js';
@@ -86,6 +87,7 @@ const RULE_FILES: ReadonlyArray<readonly Rule[]> = [
   messageMove,
   messageMoveNotifications,
   messageMoveRoles,
+  messageMoveNarrowed,
   messageMoveEvents,
   messageDelete,
   messageDeleteEvents,

@@ -2,7 +2,9 @@
  * Breakages of edits, moves and deletions for the power tests: requests to one message sent as
  * someone else or with a realm setting briefly changed, and events sent to every user.
  */
+import { namedGroup } from '../../lib/entities/group.js';
 import type { Message } from '../../lib/entities/message.js';
+import type { RealmPermissionSetting } from '../../lib/entities/realm.js';
 import { ROLE } from '../../lib/entities/user.js';
 import type { ChatEvent } from '../../lib/events/hub.js';
 import type { ChatApp } from '../../server/app/app.js';
@@ -50,6 +52,20 @@ export const realmLimitsLifted = (when: (message: Message | undefined, form: URL
   } finally {
     realm.messageContentEditLimitSeconds = saved.limit;
     realm.allowMessageEditing = saved.allowed;
+  }
+};
+
+/** Runs matching requests with the realm setting `setting` briefly given to everyone. */
+export const realmSettingOpened = (setting: RealmPermissionSetting, when: (role: number, form: URLSearchParams) => boolean): Mutation => async (request, next, app) => {
+  const role = caller(app, request)?.role;
+  if (!is(request, 'PATCH', MESSAGE) || role === undefined || !when(role, formOf(request))) return next(request);
+  const settings = app.world.realm.settings;
+  const saved = settings.get(setting);
+  settings.set(setting, namedGroup(app.world.systemGroupId('role:everyone')));
+  try {
+    return await next(request);
+  } finally {
+    if (saved !== undefined) settings.set(setting, saved);
   }
 };
 

@@ -15,14 +15,14 @@ const ENDPOINT = 'PATCH /messages/{message_id}';
 const ROLES: readonly IdentityName[] = ['owner', 'admin', 'moderator', 'member', 'guest', 'second-member'];
 const NEEDS = ['owner', 'admin', 'moderator', 'member', 'second-member', 'guest'] as const;
 
-interface Attempt {
+export interface Attempt {
   readonly params: (ctx: RuleContext, channels: EditChannels, topic: string) => Record<string, unknown>;
   /** Where the message is after the attempt: [channel ID, topic]. */
   readonly place: (channels: EditChannels, topic: string, params: Record<string, unknown>, allowed: boolean) => [number, string];
 }
 
 /** Tries the move as each role whose right is known; fails with every mismatch listed. */
-async function roleTable(ctx: RuleContext, right: (rights: MoveRights, who: IdentityName) => Promise<Right>, attempt: Attempt): Promise<void> {
+export async function roleTable(ctx: RuleContext, right: (rights: MoveRights, who: IdentityName) => Promise<Right>, attempt: Attempt): Promise<void> {
   const channels = await editChannels(ctx);
   const rights = await MoveRights.load(ctx, channels.open);
   // The sender's own row says what the role rules give the sender; before level 159 senders could always rename their own topics.
@@ -48,6 +48,24 @@ async function roleTable(ctx: RuleContext, right: (rights: MoveRights, who: Iden
   if (problems.length > 0) fail(`rights derived from POST /register and the channel settings:\n  - ${problems.join('\n  - ')}`);
 }
 
+/** Renaming the topic of one message. */
+export const RENAME: Attempt = {
+  params: (c) => ({ ...QUIET, topic: c.name('topic') }),
+  place: (channels, topic, params, allowed) => [channels.open.id, allowed ? (params.topic as string) : topic],
+};
+
+/** Moving one message to the other channel. */
+export const MOVE_OUT: Attempt = {
+  params: (_c, channels) => ({ ...QUIET, stream_id: channels.other.id }),
+  place: (channels, topic, _params, allowed) => [allowed ? channels.other.id : channels.open.id, topic],
+};
+
+/** Resolving the topic of one message. */
+export const RESOLVE: Attempt = {
+  params: (_c, _channels, topic) => ({ ...QUIET, topic: `✔ ${topic}`, propagate_mode: 'change_all' }),
+  place: (channels, topic, params, allowed) => [channels.open.id, allowed ? (params.topic as string) : topic],
+};
+
 const topicMoves: Rule = {
   id: 'message-move/topic-move-per-role',
   title: "each role renames a topic exactly when the realm's can_move_messages_between_topics_group (or legacy edit_topic_policy) or, from level 396, the channel's settings (administrators, can_administer_channel_group, can_move_messages_within_channel_group) allow it; refusals answer 400 BAD_REQUEST and leave the topic",
@@ -56,10 +74,7 @@ const topicMoves: Rule = {
   writes: true,
   needs: NEEDS,
   async run(ctx) {
-    await roleTable(ctx, (rights, who) => rights.moveTopics(who), {
-      params: (c) => ({ ...QUIET, topic: c.name('topic') }),
-      place: (channels, topic, params, allowed) => [channels.open.id, allowed ? (params.topic as string) : topic],
-    });
+    await roleTable(ctx, (rights, who) => rights.moveTopics(who), RENAME);
   },
 };
 
@@ -71,10 +86,7 @@ const channelMoves: Rule = {
   writes: true,
   needs: NEEDS,
   async run(ctx) {
-    await roleTable(ctx, (rights, who) => rights.moveOutOfChannel(who), {
-      params: (_c, channels) => ({ ...QUIET, stream_id: channels.other.id }),
-      place: (channels, topic, _params, allowed) => [allowed ? channels.other.id : channels.open.id, topic],
-    });
+    await roleTable(ctx, (rights, who) => rights.moveOutOfChannel(who), MOVE_OUT);
   },
 };
 
@@ -86,10 +98,7 @@ const resolves: Rule = {
   writes: true,
   needs: NEEDS,
   async run(ctx) {
-    await roleTable(ctx, (rights, who) => rights.resolve(who), {
-      params: (_c, _channels, topic) => ({ ...QUIET, topic: `✔ ${topic}`, propagate_mode: 'change_all' }),
-      place: (channels, topic, params, allowed) => [channels.open.id, allowed ? (params.topic as string) : topic],
-    });
+    await roleTable(ctx, (rights, who) => rights.resolve(who), RESOLVE);
   },
 };
 
