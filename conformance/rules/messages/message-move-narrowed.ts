@@ -56,9 +56,10 @@ const narrowed: Rule = {
   needs: ['owner', 'admin', 'moderator', 'member', 'second-member', 'guest'],
   async run(ctx) {
     await narrowToNobody(ctx);
-    await roleTable(ctx, (rights, who) => rights.moveTopics(who), RENAME);
-    await roleTable(ctx, (rights, who) => rights.moveOutOfChannel(who), MOVE_OUT);
-    await roleTable(ctx, (rights, who) => rights.resolve(who), RESOLVE);
+    // The moderator sends here (the other role tables' sender is the second member).
+    await roleTable(ctx, (rights, who) => rights.moveTopics(who), RENAME, 'moderator');
+    await roleTable(ctx, (rights, who) => rights.moveOutOfChannel(who), MOVE_OUT, 'moderator');
+    await roleTable(ctx, (rights, who) => rights.resolve(who), RESOLVE, 'moderator');
   },
 };
 

@@ -21,15 +21,18 @@ export interface Attempt {
   readonly place: (channels: EditChannels, topic: string, params: Record<string, unknown>, allowed: boolean) => [number, string];
 }
 
-/** Tries the move as each role whose right is known; fails with every mismatch listed. */
-export async function roleTable(ctx: RuleContext, right: (rights: MoveRights, who: IdentityName) => Promise<Right>, attempt: Attempt): Promise<void> {
+/**
+ * Tries the attempt on a fresh message of `sender` as each role whose right is known (the
+ * sender's own row included); fails with every mismatch listed.
+ */
+export async function roleTable(ctx: RuleContext, right: (rights: MoveRights, who: IdentityName) => Promise<Right>, attempt: Attempt, senderName: IdentityName = 'second-member'): Promise<void> {
   const channels = await editChannels(ctx);
   const rights = await MoveRights.load(ctx, channels.open);
   // The sender's own row says what the role rules give the sender; before level 159 senders could always rename their own topics.
-  const roles = ctx.featureLevel < EDIT_LEVELS.TOPIC_EDIT_DECOUPLED ? ROLES.filter((who) => who !== 'second-member') : ROLES;
+  const roles = ctx.featureLevel < EDIT_LEVELS.TOPIC_EDIT_DECOUPLED ? ROLES.filter((who) => who !== senderName) : ROLES;
   const rows = await derivedRows(roles, (who) => right(rights, who));
   if (rows.length === 0) return ctx.skip('the target publishes none of the settings these rights derive from');
-  const sender = ctx.as('second-member');
+  const sender = ctx.as(senderName);
   const problems: string[] = [];
   for (const [who, allowed] of rows) {
     const topic = ctx.name('topic');
