@@ -1,7 +1,7 @@
 /**
- * The published package: `npm pack` ships LICENSE, the rule authors' guide and the TypeScript
- * sources every shipped source map points at, no script that runs on a consumer's install, and a
- * tarball whose two entry points import (as ESM, and from CommonJS through `await import`).
+ * The published package: `npm pack` ships LICENSE, the rule authors' guide, the reference pages the
+ * README links (docs/) and the TypeScript sources every shipped source map points at, no script
+ * that runs on a consumer's install, and a tarball whose two entry points import (as ESM, and from CommonJS through `await import`).
  * Dependencies are not downloaded: the scratch project links them from this checkout.
  */
 import { execFile } from 'node:child_process';
@@ -22,14 +22,14 @@ function exec(file: string, args: readonly string[], cwd: string): Promise<{ cod
   });
 }
 
-t.test('npm pack ships the license, the guide, the sources of every source map, and no consumer install script', async (t) => {
+t.test('npm pack ships the license, the guide, the reference pages, the sources of every source map, and no consumer install script', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'package-'));
   // --ignore-scripts: the build is this checkout's dist (prepack would rebuild it under other tests).
   const packed = await exec('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], ROOT);
   t.equal(packed.code, 0, packed.stderr);
   const [info] = JSON.parse(packed.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
   const files = new Set(info!.files.map((file) => file.path));
-  for (const path of ['LICENSE', 'README.md', 'conformance/README.md', 'package.json', 'dist/server/index.js', 'dist/conformance/index.js', 'dist/bin/chat-server.js']) t.ok(files.has(path), `ships ${path}`);
+  for (const path of ['LICENSE', 'README.md', 'conformance/README.md', 'docs/README.md', 'docs/endpoints.md', 'package.json', 'dist/server/index.js', 'dist/conformance/index.js', 'dist/bin/chat-server.js']) t.ok(files.has(path), `ships ${path}`);
   t.match(readFileSync(join(ROOT, 'LICENSE'), 'utf8'), /Apache License\s+Version 2\.0, January 2004[\s\S]*END OF TERMS AND CONDITIONS/);
   t.same([...files].filter((path) => path.startsWith('dist/test/') || path.startsWith('test/')), [], 'no tests');
   const dangling: string[] = [];

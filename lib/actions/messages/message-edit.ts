@@ -34,7 +34,8 @@ import {
 } from '../../input/topic-names.js';
 import type { World } from '../../state/world.js';
 import { checkStreamSendAccess } from './message-send.js';
-import { applyDirectEdit, applyStreamEdit, checkChangeAllTimeLimit, type StreamEditPlan } from './message-move.js';
+import type { StreamEditPlan } from './edit-plan.js';
+import { applyDirectEdit, applyStreamEdit, checkChangeAllTimeLimit } from './message-move.js';
 import { normalizeContent } from './messages.js';
 
 export type PropagateMode = 'change_one' | 'change_later' | 'change_all';

@@ -10,7 +10,7 @@ import { activeSubscriberIds } from '../../queries/users/access.js';
 import { canReadMessage } from '../../queries/messages/messages.js';
 import { silentMention, streamMessageUrl, topicLinkSyntax } from '../../rendering/message-links.js';
 import type { World } from '../../state/world.js';
-import type { StreamEditPlan } from './message-move.js';
+import type { StreamEditPlan } from './edit-plan.js';
 import { sendNotificationBotMessage } from './notification-bot.js';
 
 /**
