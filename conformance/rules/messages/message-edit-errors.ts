@@ -12,7 +12,7 @@ import { checkUnknownParamsReported } from '../conventions/unknown-parameters.js
 import { FAR_ID_FLOOR, maxMessageId } from '../support/message-fixtures.js';
 import type { Rule } from '../types.js';
 import { expectEditSuccess } from './message-edit.js';
-import { EDIT_LEVELS, editChannels, mustRead, send, sendDirect } from './message-edit-support.js';
+import { EDIT_LEVELS, editChannels, memberMessageRule, mustRead, send, sendDirect } from './message-edit-support.js';
 
 const ENDPOINT = 'PATCH /messages/{message_id}';
 const BAD_REQUEST = { status: 400, code: 'BAD_REQUEST' } as const;
@@ -91,18 +91,14 @@ const noCredentials = credentialsRequired({
   ],
 });
 
-const unknownParameters: Rule = {
-  id: 'message-edit/unknown-parameters-reported',
-  title: 'unknown parameters sent with an edit are listed, sorted, in ignored_parameters_unsupported and the edit is made',
-  endpoint: ENDPOINT,
-  section: '1 convention 4; api/update-message',
-  levels: { min: EDIT_LEVELS.IGNORED },
-  writes: true,
-  needs: ['admin', 'member'],
-  async run(ctx) {
-    const { open } = await editChannels(ctx);
-    const member = ctx.as('member');
-    const id = await send(member, open, ctx.name('topic'), ctx.name('original'));
+const unknownParameters = memberMessageRule(
+  {
+    id: 'message-edit/unknown-parameters-reported',
+    title: 'unknown parameters sent with an edit are listed, sorted, in ignored_parameters_unsupported and the edit is made',
+    section: '1 convention 4; api/update-message',
+    levels: { min: EDIT_LEVELS.IGNORED },
+  },
+  async (ctx, { member, id }) => {
     const declared = ['message_id', 'stream_id', 'topic', 'subject', 'propagate_mode', 'send_notification_to_old_thread', 'send_notification_to_new_thread', 'content', 'prev_content_sha256'];
     await checkUnknownParamsReported(ctx, {
       declared,
@@ -110,21 +106,16 @@ const unknownParameters: Rule = {
       maxRuns: 5,
     });
   },
-};
+);
 
-const prevContentChecked: Rule = {
-  id: 'message-edit/prev-content-sha256-guards-the-edit',
-  title: 'from level 379 an edit with prev_content_sha256 equal to the SHA-256 of the current raw content succeeds; any other value answers 400 and the content stays',
-  endpoint: ENDPOINT,
-  section: 'api/update-message (level 379)',
-  levels: { min: EDIT_LEVELS.PREV_CONTENT_SHA256 },
-  writes: true,
-  needs: ['admin', 'member'],
-  async run(ctx) {
-    const { open } = await editChannels(ctx);
-    const member = ctx.as('member');
-    const original = ctx.name('original');
-    const id = await send(member, open, ctx.name('topic'), original);
+const prevContentChecked = memberMessageRule(
+  {
+    id: 'message-edit/prev-content-sha256-guards-the-edit',
+    title: 'from level 379 an edit with prev_content_sha256 equal to the SHA-256 of the current raw content succeeds; any other value answers 400 and the content stays',
+    section: 'api/update-message (level 379)',
+    levels: { min: EDIT_LEVELS.PREV_CONTENT_SHA256 },
+  },
+  async (ctx, { member, id, content: original }) => {
     for (const stale of [sha256(`${original} `), sha256(''), original, sha256(original).toUpperCase()]) {
       const reply = await member.patch(`/messages/${id}`, { content: ctx.name('lost'), prev_content_sha256: stale });
       expectEqual([reply.status, reply.body?.result], [400, 'error'], `status and result with a prev_content_sha256 that does not match (${stale.slice(0, 12)}...)`);
@@ -134,24 +125,20 @@ const prevContentChecked: Rule = {
     expectEditSuccess(ctx, await member.patch(`/messages/${id}`, { content: edited, prev_content_sha256: sha256(original) }));
     expectEqual((await mustRead(member, id)).content, edited, 'content after the edit with the matching hash');
   },
-};
+);
 
-const prevContentIgnored: Rule = {
-  id: 'message-edit/prev-content-sha256-unknown-before-379',
-  title: 'before level 379 prev_content_sha256 is an unknown parameter: reported in ignored_parameters_unsupported, and a wrong hash does not stop the edit',
-  endpoint: ENDPOINT,
-  section: 'api/update-message (level 379); 1 convention 4',
-  levels: { min: EDIT_LEVELS.IGNORED, max: EDIT_LEVELS.PREV_CONTENT_SHA256 - 1 },
-  writes: true,
-  needs: ['admin', 'member'],
-  async run(ctx) {
-    const { open } = await editChannels(ctx);
-    const member = ctx.as('member');
-    const id = await send(member, open, ctx.name('topic'), ctx.name('original'));
+const prevContentIgnored = memberMessageRule(
+  {
+    id: 'message-edit/prev-content-sha256-unknown-before-379',
+    title: 'before level 379 prev_content_sha256 is an unknown parameter: reported in ignored_parameters_unsupported, and a wrong hash does not stop the edit',
+    section: 'api/update-message (level 379); 1 convention 4',
+    levels: { min: EDIT_LEVELS.IGNORED, max: EDIT_LEVELS.PREV_CONTENT_SHA256 - 1 },
+  },
+  async (ctx, { member, id }) => {
     const edited = ctx.name('edited');
     expectEqual((await member.patch(`/messages/${id}`, { content: edited, prev_content_sha256: sha256('not the content') })).body?.ignored_parameters_unsupported, ['prev_content_sha256'], 'ignored_parameters_unsupported');
     expectEqual((await mustRead(member, id)).content, edited, 'content after the edit');
   },
-};
+);
 
 export const rules: readonly Rule[] = [malformed, unknownOrHidden, noCredentials, unknownParameters, prevContentChecked, prevContentIgnored];

@@ -5,12 +5,13 @@
  * that post move notices, and event queues read up to a marker draft of their owner.
  */
 import type { ApiClient, JsonObject } from '../../client/api-client.js';
-import { expectShape, expectSuccess, fail } from '../../expect/assert.js';
-import { v } from '../../expect/shape.js';
+import { expectEqual, expectShape, expectSuccess, fail } from '../../expect/assert.js';
+import { v, type Validator } from '../../expect/shape.js';
 import { EVENT_DEADLINE_MS, eventsBeforeSentinel } from '../support/event-waits.js';
 import { type EventQueue, notArchived, openQueue, streamIdOf, userDirectory } from '../support/channel-fixtures.js';
 import { fetchState, type RunChannel } from '../support/message-fixtures.js';
-import type { RuleContext } from '../types.js';
+import { fixtureRule, type RuleHeader } from '../support/rule-factory.js';
+import type { Rule, RuleContext } from '../types.js';
 
 /** Levels of the real server's API changelog for edits, moves and deletions. */
 export const EDIT_LEVELS = {
@@ -104,6 +105,26 @@ export function editChannels(ctx: RuleContext): Promise<EditChannels> {
     };
   });
 }
+
+/** A fresh message of the member in the run's open edit channel: what a member-message rule starts from. */
+export interface MemberMessage {
+  readonly channels: EditChannels;
+  readonly member: ApiClient;
+  readonly id: number;
+  /** The raw content it was sent with (already in normal form). */
+  readonly content: string;
+}
+
+async function memberMessage(ctx: RuleContext): Promise<MemberMessage> {
+  const channels = await editChannels(ctx);
+  const member = ctx.as('member');
+  const content = ctx.name('original');
+  return { channels, member, id: await send(member, channels.open, ctx.name('topic'), content), content };
+}
+
+/** A `PATCH /messages/{message_id}` rule whose run starts from a fresh message of the member. */
+export const memberMessageRule = (header: RuleHeader, body: (ctx: RuleContext, message: MemberMessage) => Promise<void>): Rule =>
+  fixtureRule(header, { endpoint: 'PATCH /messages/{message_id}', writes: true, needs: ['admin', 'member'] }, memberMessage, body);
 
 /** A message as `GET /messages` shows it (raw content). */
 export interface StoredMessage {
@@ -229,6 +250,20 @@ export async function eventsBeforeMarker(client: ApiClient, queue: EventQueue): 
 /** The events of `type` about message `id` (its `message_id`, or `message_ids` containing it). */
 export function eventsAbout(events: readonly JsonObject[], type: string, id: number): JsonObject[] {
   return events.filter((event) => event.type === type && (event.message_id === id || (Array.isArray(event.message_ids) && event.message_ids.includes(id))));
+}
+
+/** The one event of `events`, of the shape `validator` gives (failing, with `what`, when there are none, several or it differs). */
+export function oneEvent<T>(events: readonly JsonObject[], validator: Validator<T>, what: string): T {
+  expectEqual(events.length, 1, `${what}: how many`);
+  return expectShape(events[0], validator, what);
+}
+
+/** Three messages of the member and the second member, in turn, in a fresh topic of `channel`. */
+export async function threeMessages(ctx: RuleContext, channel: RunChannel): Promise<{ topic: string; ids: number[] }> {
+  const topic = ctx.name('topic');
+  const ids: number[] = [];
+  for (const who of ['member', 'second-member', 'member'] as const) ids.push(await send(ctx.as(who), channel, topic, ctx.name('content')));
+  return { topic, ids };
 }
 
 /** Ascending numeric copy. */

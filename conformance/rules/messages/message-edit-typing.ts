@@ -8,13 +8,13 @@
 import fc from 'fast-check';
 import type { ApiClient, JsonObject, Reply } from '../../client/api-client.js';
 import type { IdentityName } from '../../credentials/types.js';
-import { check, expectEqual, expectError, expectShape } from '../../expect/assert.js';
+import { check, expectEqual, expectError } from '../../expect/assert.js';
 import { v } from '../../expect/shape.js';
 import { credentialsRequired } from '../conventions/credentials-required.js';
 import { FAR_ID_FLOOR, fetchState, maxMessageId } from '../support/message-fixtures.js';
 import { expectPlainSuccess } from '../support/plain-success.js';
 import type { Rule, RuleContext } from '../types.js';
-import { ascending, EDIT_LEVELS, editChannels, eventsBeforeMarker, markedQueue, send, sendDirect } from './message-edit-support.js';
+import { ascending, EDIT_LEVELS, editChannels, eventsBeforeMarker, markedQueue, oneEvent, send, sendDirect } from './message-edit-support.js';
 
 const LEGACY = { min: EDIT_LEVELS.EDIT_TYPING, max: EDIT_LEVELS.EDIT_TYPING_PATH - 1 } as const;
 const BAD_REQUEST = { status: 400, code: 'BAD_REQUEST' } as const;
@@ -50,14 +50,21 @@ async function typingEventsAbout(ctx: RuleContext, who: IdentityName, queue: Awa
   return (await eventsBeforeMarker(ctx.as(who), queue)).filter((event) => event.type === 'typing_edit_message' && event.message_id === id);
 }
 
+/** The one typing_edit_message about message `id` that `who`'s queue got: op, the member as sender, the recipient type; returns the recipient. */
+async function theMembersTypingEvent(ctx: RuleContext, who: IdentityName, queue: Awaited<ReturnType<typeof markedQueue>>, id: number, op: string, type: string): Promise<unknown> {
+  const event = oneEvent(await typingEventsAbout(ctx, who, queue, id), eventShape, `the ${who}'s typing_edit_message (${op})`);
+  expectEqual([event.op, event.sender_id, event.recipient.type], [op, ctx.identity('member').userId, type], `op, sender_id, recipient.type (${who})`);
+  return event.recipient;
+}
+
+/** What the delivery rules share: the endpoint of level 361 (351 to 360 under its older name), writes, every reader. */
+const DELIVERY = { endpoint: 'POST /messages/{message_id}/typing', levels: { min: EDIT_LEVELS.EDIT_TYPING }, writes: true, needs: ['admin', 'member', 'second-member', 'guest'] } as const;
+
 const channelDelivery: Rule = {
+  ...DELIVERY,
   id: 'message-edit-typing/channel-event-to-subscribers',
   title: "the sender's start and stop while editing a channel message reach each other subscriber as exactly one typing_edit_message (op, sender_id, message_id, recipient {type channel, channel_id, topic}); nobody outside a private channel gets one",
-  endpoint: 'POST /messages/{message_id}/typing',
   section: 'api/set-typing-status-for-message-edit; api/get-events (typing_edit_message)',
-  levels: { min: EDIT_LEVELS.EDIT_TYPING },
-  writes: true,
-  needs: ['admin', 'member', 'second-member', 'guest'],
   async run(ctx) {
     await requireTypingSettings(ctx, 'stream', ['second-member', 'guest']);
     const { open, secret } = await editChannels(ctx);
@@ -69,11 +76,7 @@ const channelDelivery: Rule = {
     for (const op of ['start', 'stop'] as const) {
       expectPlainSuccess(await editTyping(ctx, ctx.as('member'), id, op));
       for (const { who, queue } of queues) {
-        const events = await typingEventsAbout(ctx, who, queue, id);
-        expectEqual(events.length, 1, `typing_edit_message events (${op}) in the ${who}'s queue`);
-        const event = expectShape(events[0], eventShape, `the ${who}'s typing_edit_message`);
-        expectEqual([event.op, event.sender_id, event.recipient.type], [op, ctx.identity('member').userId, 'channel'], `op, sender_id, recipient.type (${who})`);
-        const recipient = event.recipient as { channel_id: number; topic?: string };
+        const recipient = (await theMembersTypingEvent(ctx, who, queue, id, op, 'channel')) as { channel_id: number; topic?: string };
         expectEqual(recipient.channel_id, open.id, `recipient.channel_id (${who})`);
         if (recipient.topic !== undefined) expectEqual(recipient.topic, topic, `recipient.topic (${who})`);
       }
@@ -84,13 +87,10 @@ const channelDelivery: Rule = {
 };
 
 const directDelivery: Rule = {
+  ...DELIVERY,
   id: 'message-edit-typing/direct-event-to-participants',
   title: 'the sender editing a direct message reaches the other participant as exactly one typing_edit_message with recipient {type direct, user_ids} naming the participants (the editor too from level 361); a user outside the conversation gets none',
-  endpoint: 'POST /messages/{message_id}/typing',
   section: 'api/set-typing-status-for-message-edit; api/get-events (typing_edit_message)',
-  levels: { min: EDIT_LEVELS.EDIT_TYPING },
-  writes: true,
-  needs: ['admin', 'member', 'second-member', 'guest'],
   async run(ctx) {
     await requireTypingSettings(ctx, 'private', ['second-member']);
     const [memberId, otherId] = [ctx.identity('member').userId, ctx.identity('second-member').userId];
@@ -99,11 +99,8 @@ const directDelivery: Rule = {
     const id = await sendDirect(ctx.as('member'), [otherId], ctx.name('direct'));
     for (const op of ['start', 'stop'] as const) {
       expectPlainSuccess(await editTyping(ctx, ctx.as('member'), id, op));
-      const events = await typingEventsAbout(ctx, 'second-member', recipientQueue, id);
-      expectEqual(events.length, 1, `typing_edit_message events (${op}) in the recipient's queue`);
-      const event = expectShape(events[0], eventShape, "the recipient's typing_edit_message");
-      expectEqual([event.op, event.sender_id, event.recipient.type], [op, memberId, 'direct'], 'op, sender_id, recipient.type');
-      const userIds = ascending((event.recipient as { user_ids: number[] }).user_ids);
+      const recipient = (await theMembersTypingEvent(ctx, 'second-member', recipientQueue, id, op, 'direct')) as { user_ids: number[] };
+      const userIds = ascending(recipient.user_ids);
       if (ctx.featureLevel >= EDIT_LEVELS.EDIT_TYPING_PATH) expectEqual(userIds, ascending([memberId, otherId]), 'recipient.user_ids');
       else check(userIds.includes(otherId) && userIds.every((uid) => uid === memberId || uid === otherId), `recipient.user_ids should name the recipient and no one outside the conversation: ${JSON.stringify(userIds)}`);
       expectEqual((await typingEventsAbout(ctx, 'guest', outsiderQueue, id)).length, 0, `typing_edit_message events (${op}) for a user outside the conversation`);

@@ -69,40 +69,39 @@ export const RESOLVE: Attempt = {
   place: (channels, topic, params, allowed) => [channels.open.id, allowed ? (params.topic as string) : topic],
 };
 
-const topicMoves: Rule = {
-  id: 'message-move/topic-move-per-role',
-  title: "each role renames a topic exactly when the realm's can_move_messages_between_topics_group (or legacy edit_topic_policy) or, from level 396, the channel's settings (administrators, can_administer_channel_group, can_move_messages_within_channel_group) allow it; refusals answer 400 BAD_REQUEST and leave the topic",
+/** A role-table rule: each role tries `attempt`, as `right` says it may or may not. */
+const roleRule = (id: string, title: string, section: string, right: (rights: MoveRights, who: IdentityName) => Promise<Right>, attempt: Attempt): Rule => ({
+  id,
+  title,
   endpoint: ENDPOINT,
-  section: 'api/update-message; help/restrict-moving-messages',
+  section,
   writes: true,
   needs: NEEDS,
-  async run(ctx) {
-    await roleTable(ctx, (rights, who) => rights.moveTopics(who), RENAME);
-  },
-};
+  run: (ctx) => roleTable(ctx, right, attempt),
+});
 
-const channelMoves: Rule = {
-  id: 'message-move/channel-move-per-role',
-  title: "each role moves a message to another channel exactly when the realm's can_move_messages_between_channels_group (or legacy move_messages_between_streams_policy) or, from level 396, the channel's settings allow it; refusals answer 400 BAD_REQUEST and leave the message where it was",
-  endpoint: ENDPOINT,
-  section: 'api/update-message; help/restrict-moving-messages',
-  writes: true,
-  needs: NEEDS,
-  async run(ctx) {
-    await roleTable(ctx, (rights, who) => rights.moveOutOfChannel(who), MOVE_OUT);
-  },
-};
+const topicMoves = roleRule(
+  'message-move/topic-move-per-role',
+  "each role renames a topic exactly when the realm's can_move_messages_between_topics_group (or legacy edit_topic_policy) or, from level 396, the channel's settings (administrators, can_administer_channel_group, can_move_messages_within_channel_group) allow it; refusals answer 400 BAD_REQUEST and leave the topic",
+  'api/update-message; help/restrict-moving-messages',
+  (rights, who) => rights.moveTopics(who),
+  RENAME,
+);
 
-const resolves: Rule = {
-  id: 'message-move/resolve-per-role',
-  title: "each role resolves a topic exactly when can_resolve_topics_group allows it (from level 367; the topic-move right before; the channel's setting too from level 402); refusals answer 400 BAD_REQUEST and leave the topic",
-  endpoint: ENDPOINT,
-  section: 'api/update-message (level 367); help/resolve-a-topic',
-  writes: true,
-  needs: NEEDS,
-  async run(ctx) {
-    await roleTable(ctx, (rights, who) => rights.resolve(who), RESOLVE);
-  },
-};
+const channelMoves = roleRule(
+  'message-move/channel-move-per-role',
+  "each role moves a message to another channel exactly when the realm's can_move_messages_between_channels_group (or legacy move_messages_between_streams_policy) or, from level 396, the channel's settings allow it; refusals answer 400 BAD_REQUEST and leave the message where it was",
+  'api/update-message; help/restrict-moving-messages',
+  (rights, who) => rights.moveOutOfChannel(who),
+  MOVE_OUT,
+);
+
+const resolves = roleRule(
+  'message-move/resolve-per-role',
+  "each role resolves a topic exactly when can_resolve_topics_group allows it (from level 367; the topic-move right before; the channel's setting too from level 402); refusals answer 400 BAD_REQUEST and leave the topic",
+  'api/update-message (level 367); help/resolve-a-topic',
+  (rights, who) => rights.resolve(who),
+  RESOLVE,
+);
 
 export const rules: readonly Rule[] = [topicMoves, channelMoves, resolves];

@@ -9,19 +9,11 @@ import { check, expectEqual, expectError } from '../../expect/assert.js';
 import { fetchState, type RunChannel } from '../support/message-fixtures.js';
 import type { Rule, RuleContext } from '../types.js';
 import { expectEditSuccess } from './message-edit.js';
-import { ascending, EDIT_LEVELS, type EditChannels, editChannels, inPlace, mustRead, newestIn, QUIET, send, type StoredMessage } from './message-edit-support.js';
+import { ascending, EDIT_LEVELS, editChannels, type EditChannels, inPlace, mustRead, newestIn, QUIET, send, type StoredMessage, threeMessages } from './message-edit-support.js';
 
 const ENDPOINT = 'PATCH /messages/{message_id}';
 const MODES = ['change_one', 'change_later', 'change_all'] as const;
 type Mode = (typeof MODES)[number];
-
-/** Three messages in a fresh topic of `channel`, by the member and the second member in turn. */
-async function threeMessages(ctx: RuleContext, channel: RunChannel): Promise<{ topic: string; ids: number[] }> {
-  const topic = ctx.name('topic');
-  const ids: number[] = [];
-  for (const who of ['member', 'second-member', 'member'] as const) ids.push(await send(ctx.as(who), channel, topic, ctx.name('content')));
-  return { topic, ids };
-}
 
 /** The IDs `mode` moves when the target is `ids[at]`. */
 const movedBy = (mode: Mode, ids: readonly number[], at: number): number[] =>
@@ -55,32 +47,31 @@ async function checkMove(ctx: RuleContext, channels: EditChannels, move: MoveCas
   expectEqual(idsAt(from, topic), ids.filter((id) => !moved.includes(id)), `messages left in the old topic after ${what}`);
 }
 
-const propagateWithinChannel: Rule = {
-  id: 'message-move/propagate-mode-within-channel',
-  title: "a topic rename of the middle of three messages moves exactly that one (change_one), it and the later one (change_later), or all three (change_all); the others stay in the old topic",
+/** A rule that makes each of `cases` on a fresh topic of three messages. */
+const moveCasesRule = (id: string, title: string, cases: readonly MoveCase[]): Rule => ({
+  id,
+  title,
   endpoint: ENDPOINT,
   section: 'api/update-message',
   writes: true,
   needs: ['admin', 'member', 'second-member'],
   async run(ctx) {
     const channels = await editChannels(ctx);
-    for (const mode of MODES) await checkMove(ctx, channels, { mode, to: 'same', renamed: true });
+    for (const move of cases) await checkMove(ctx, channels, move);
   },
-};
+});
 
-const propagateBetweenChannels: Rule = {
-  id: 'message-move/propagate-mode-between-channels',
-  title: 'moving the middle of three messages to another channel (stream_id), keeping or changing the topic, moves exactly the messages propagate_mode names; the others stay in the old channel and topic',
-  endpoint: ENDPOINT,
-  section: 'api/update-message',
-  writes: true,
-  needs: ['admin', 'member', 'second-member'],
-  async run(ctx) {
-    const channels = await editChannels(ctx);
-    for (const mode of MODES) await checkMove(ctx, channels, { mode, to: 'other', renamed: false });
-    await checkMove(ctx, channels, { mode: 'change_later', to: 'other', renamed: true });
-  },
-};
+const propagateWithinChannel = moveCasesRule(
+  'message-move/propagate-mode-within-channel',
+  'a topic rename of the middle of three messages moves exactly that one (change_one), it and the later one (change_later), or all three (change_all); the others stay in the old topic',
+  MODES.map((mode) => ({ mode, to: 'same', renamed: true })),
+);
+
+const propagateBetweenChannels = moveCasesRule(
+  'message-move/propagate-mode-between-channels',
+  'moving the middle of three messages to another channel (stream_id), keeping or changing the topic, moves exactly the messages propagate_mode names; the others stay in the old channel and topic',
+  [...MODES.map((mode): MoveCase => ({ mode, to: 'other', renamed: false })), { mode: 'change_later', to: 'other', renamed: true }],
+);
 
 /** `max_topic_length` as published (60 before level 53). */
 async function maxTopicLength(ctx: RuleContext): Promise<{ max: number; display: string | undefined; emptyAllowed: boolean }> {
