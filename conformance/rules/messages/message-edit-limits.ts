@@ -76,8 +76,8 @@ const topicLimit: Rule = {
   id: 'message-move/topic-move-time-limit-for-members',
   title: 'a member who may move topics (realm setting) cannot rename the topic of an own message older than move_messages_within_stream_limit_seconds plus 20 seconds: 400 BAD_REQUEST, topic unchanged',
   endpoint: ENDPOINT,
-  section: 'api/update-message; api/register-queue (realm_move_messages_within_stream_limit_seconds, level 162)',
-  levels: { min: EDIT_LEVELS.MOVE_LIMITS },
+  section: 'api/update-message; api/register-queue (realm_move_messages_within_stream_limit_seconds, level 162; can_move_messages_between_topics_group, level 316)',
+  levels: { min: EDIT_LEVELS.MOVE_TOPICS_GROUP },
   writes: true,
   needs: ['admin', 'member'],
   async run(ctx) {
@@ -85,8 +85,7 @@ const topicLimit: Rule = {
     const rights = await MoveRights.load(ctx, open);
     const limit = limitOf(rights.realm, 'realm_move_messages_within_stream_limit_seconds');
     if (limit === null || limit === undefined) return ctx.skip('the realm sets no move_messages_within_stream_limit_seconds');
-    const realmRight = rights.realm.realm_can_move_messages_between_topics_group === undefined ? undefined : await rights.moveTopics('member');
-    if (realmRight !== true) return ctx.skip('the member may not move topics (or the target does not say): the limit cannot apply');
+    if ((await rights.moveTopics('member')) !== true) return ctx.skip('the member may not move topics: the limit cannot apply');
     const old = await oldOwnMessage(ctx, limit);
     const variant = old === undefined ? undefined : caseVariant(old.topic);
     if (old === undefined || variant === undefined) return ctx.skip(`the member has no channel message with a cased topic older than the limit (${limit} s) plus the grace`);

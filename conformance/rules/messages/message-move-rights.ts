@@ -5,8 +5,8 @@
  * `server_supported_permission_settings` for whether a setting can include guests. The checks
  * follow the real server's `can_edit_topic`, `can_move_messages_out_of_channel`,
  * `can_resolve_topics` and `validate_can_delete_message`. A right that cannot be derived (a
- * legacy policy with a waiting period, a setting the target does not publish) is `undefined`,
- * and the rules leave that row out.
+ * setting the target does not publish, such as the role policies these group settings replaced)
+ * is `undefined`, and the rules leave that row out.
  */
 import type { ApiClient, JsonObject } from '../../client/api-client.js';
 import type { IdentityName } from '../../credentials/types.js';
@@ -22,27 +22,6 @@ export type Right = boolean | undefined;
 /** Level 132: `GET /streams/{stream_id}`. */
 const STREAM_BY_ID = 132;
 const ADMINS: readonly IdentityName[] = ['owner', 'admin'];
-const MODERATORS: readonly IdentityName[] = [...ADMINS, 'moderator'];
-
-/** The legacy role policies (`edit_topic_policy`, `move_messages_between_streams_policy`, ...): 1 members, 2 admins, 3 full members, 4 moderators, 5 everyone, 6 nobody. */
-function legacyPolicy(value: unknown, who: IdentityName): Right {
-  switch (value) {
-    case 1:
-      return who !== 'guest';
-    case 2:
-      return ADMINS.includes(who);
-    case 3:
-      return who === 'guest' ? false : ADMINS.includes(who) ? true : undefined;
-    case 4:
-      return MODERATORS.includes(who);
-    case 5:
-      return true;
-    case 6:
-      return ADMINS.includes(who) ? undefined : false;
-    default:
-      return undefined;
-  }
-}
 
 const isGroupValue = (value: unknown): value is GroupSettingValue => typeof value === 'number' || (value !== null && typeof value === 'object' && !Array.isArray(value));
 
@@ -101,15 +80,14 @@ export class MoveRights {
 
   /** Renaming a topic (moving messages between topics of the channel). */
   async moveTopics(who: IdentityName): Promise<Right> {
-    const realm = (await this.realmGroup('can_move_messages_between_topics_group', who)) ?? legacyPolicy(this.state.realm_edit_topic_policy, who);
+    const realm = await this.realmGroup('can_move_messages_between_topics_group', who);
     if (realm === true || (await this.channelAdministrator(who)) || (await this.channelGroup('can_move_messages_within_channel_group', who))) return true;
     return realm;
   }
 
   /** Moving messages out of the channel. */
   async moveOutOfChannel(who: IdentityName): Promise<Right> {
-    const realm =
-      (await this.realmGroup('can_move_messages_between_channels_group', who)) ?? legacyPolicy(this.state.realm_move_messages_between_streams_policy, who);
+    const realm = await this.realmGroup('can_move_messages_between_channels_group', who);
     if (realm === true || (await this.channelAdministrator(who)) || (await this.channelGroup('can_move_messages_out_of_channel_group', who))) return true;
     return realm;
   }
@@ -135,11 +113,6 @@ export class MoveRights {
     if ((await this.deleteAny(who)) === true) return true;
     const limit = this.state.realm_message_content_delete_limit_seconds;
     if (typeof limit === 'number' && limit > 0 && limit < 60) return undefined;
-    if (this.ctx.featureLevel < EDIT_LEVELS.DELETE_OWN_GROUP) {
-      const policy = this.state.realm_delete_own_message_policy;
-      if (policy !== undefined) return legacyPolicy(policy, who);
-      return typeof this.state.realm_allow_message_deleting === 'boolean' ? this.state.realm_allow_message_deleting : undefined;
-    }
     const realm = await this.realmGroup('can_delete_own_message_group', who);
     if (realm === true || (await this.channelGroup('can_delete_own_message_group', who))) return true;
     return realm;

@@ -69,12 +69,16 @@ export const RESOLVE: Attempt = {
   place: (channels, topic, params, allowed) => [channels.open.id, allowed ? (params.topic as string) : topic],
 };
 
-/** A role-table rule: each role tries `attempt`, as `right` says it may or may not. */
-const roleRule = (id: string, title: string, section: string, right: (rights: MoveRights, who: IdentityName) => Promise<Right>, attempt: Attempt): Rule => ({
+/**
+ * A role-table rule: each role tries `attempt`, as `right` says it may or may not. It starts at
+ * the level of the realm's group setting: the role policies before it are not derived here.
+ */
+const roleRule = (id: string, title: string, section: string, min: number, right: (rights: MoveRights, who: IdentityName) => Promise<Right>, attempt: Attempt): Rule => ({
   id,
   title,
   endpoint: ENDPOINT,
   section,
+  levels: { min },
   writes: true,
   needs: NEEDS,
   run: (ctx) => roleTable(ctx, right, attempt),
@@ -82,24 +86,27 @@ const roleRule = (id: string, title: string, section: string, right: (rights: Mo
 
 const topicMoves = roleRule(
   'message-move/topic-move-per-role',
-  "each role renames a topic exactly when the realm's can_move_messages_between_topics_group (or legacy edit_topic_policy) or, from level 396, the channel's settings (administrators, can_administer_channel_group, can_move_messages_within_channel_group) allow it; refusals answer 400 BAD_REQUEST and leave the topic",
-  'api/update-message; help/restrict-moving-messages',
+  "each role renames a topic exactly when the realm's can_move_messages_between_topics_group (level 316) or, from level 396, the channel's settings (administrators, can_administer_channel_group, can_move_messages_within_channel_group) allow it; refusals answer 400 BAD_REQUEST and leave the topic",
+  'api/update-message (level 316); help/restrict-moving-messages',
+  EDIT_LEVELS.MOVE_TOPICS_GROUP,
   (rights, who) => rights.moveTopics(who),
   RENAME,
 );
 
 const channelMoves = roleRule(
   'message-move/channel-move-per-role',
-  "each role moves a message to another channel exactly when the realm's can_move_messages_between_channels_group (or legacy move_messages_between_streams_policy) or, from level 396, the channel's settings allow it; refusals answer 400 BAD_REQUEST and leave the message where it was",
-  'api/update-message; help/restrict-moving-messages',
+  "each role moves a message to another channel exactly when the realm's can_move_messages_between_channels_group (level 310) or, from level 396, the channel's settings allow it; refusals answer 400 BAD_REQUEST and leave the message where it was",
+  'api/update-message (level 310); help/restrict-moving-messages',
+  EDIT_LEVELS.MOVE_CHANNELS_GROUP,
   (rights, who) => rights.moveOutOfChannel(who),
   MOVE_OUT,
 );
 
 const resolves = roleRule(
   'message-move/resolve-per-role',
-  "each role resolves a topic exactly when can_resolve_topics_group allows it (from level 367; the topic-move right before; the channel's setting too from level 402); refusals answer 400 BAD_REQUEST and leave the topic",
-  'api/update-message (level 367); help/resolve-a-topic',
+  "each role resolves a topic exactly when can_resolve_topics_group allows it (from level 367; the topic-move right of level 316 before; the channel's setting too from level 402); refusals answer 400 BAD_REQUEST and leave the topic",
+  'api/update-message (levels 316, 367); help/resolve-a-topic',
+  EDIT_LEVELS.MOVE_TOPICS_GROUP,
   (rights, who) => rights.resolve(who),
   RESOLVE,
 );
