@@ -7,8 +7,10 @@ import { parseCircular, parseDependencyTree } from 'dpdm';
 import { join } from 'node:path';
 
 export interface ImportGraph {
-  /** Each source file and the project files it imports (packages left out). */
+  /** Each source file and the project files it imports. */
   readonly edges: ReadonlyMap<string, readonly string[]>;
+  /** Each source file and the packages it imports, as written (`node:crypto`, `markdown-it`). */
+  readonly packages: ReadonlyMap<string, readonly string[]>;
   /** Relative imports that resolve to no file: a graph missing them could hide a circle. */
   readonly unresolved: readonly string[];
   /** Import circles, each as the files along it (empty when there is none). */
@@ -25,18 +27,19 @@ export async function importGraph(root: string, globs: readonly string[]): Promi
     skipDynamicImports: false,
   });
   const edges = new Map<string, string[]>();
+  const packages = new Map<string, string[]>();
   const unresolved: string[] = [];
   for (const [file, dependencies] of Object.entries(tree)) {
     if (dependencies === null) continue;
-    const targets: string[] = [];
+    const files: string[] = [];
+    const named: string[] = [];
     for (const dependency of dependencies) {
-      if (dependency.id === null) {
-        if (dependency.request.startsWith('.')) unresolved.push(`${file}: ${dependency.request}`);
-      } else if (!dependency.id.startsWith('node_modules/') && !dependency.id.startsWith('..')) {
-        targets.push(dependency.id);
-      }
+      if (!dependency.request.startsWith('.')) named.push(dependency.request);
+      else if (dependency.id === null) unresolved.push(`${file}: ${dependency.request}`);
+      else files.push(dependency.id);
     }
-    edges.set(file, targets);
+    edges.set(file, files);
+    packages.set(file, named);
   }
-  return { edges, unresolved, cycles: parseCircular(tree) };
+  return { edges, packages, unresolved, cycles: parseCircular(tree) };
 }

@@ -6,7 +6,7 @@ import { namedGroup } from '../../lib/entities/group.js';
 import type { Message } from '../../lib/entities/message.js';
 import type { RealmPermissionSetting } from '../../lib/entities/realm.js';
 import { ROLE } from '../../lib/entities/user.js';
-import type { ChatEvent } from '../../lib/events/hub.js';
+import type { ChatEvent } from '../../lib/state/event-hub.js';
 import type { ChatApp } from '../../server/app/app.js';
 import type { ApiRequest } from '../../server/app/request.js';
 import type { Mutation } from './conformance.js';

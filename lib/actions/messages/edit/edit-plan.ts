@@ -3,8 +3,8 @@
  * channel), which messages move with it and which threads are told. Built by message-edit.ts,
  * applied by message-move.ts, announced by move-notifications.ts.
  */
-import type { Message } from '../../entities/message.js';
-import type { Stream } from '../../entities/stream.js';
+import type { Message } from '../../../entities/message.js';
+import type { Stream } from '../../../entities/stream.js';
 
 export interface StreamEditPlan {
   readonly message: Message;
