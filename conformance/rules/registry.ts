@@ -50,6 +50,18 @@ import { rules as userSettingsDefaultsValues } from './realm/user-settings-defau
 import { rules as users } from './users/users.js';
 import { rules as messageHistory } from './messages/message-history.js';
 import { rules as messageHistoryMeaning } from './messages/message-history-meaning.js';
+import { rules as messageEdit } from './messages/message-edit.js';
+import { rules as messageEditErrors } from './messages/message-edit-errors.js';
+import { rules as messageEditLimits } from './messages/message-edit-limits.js';
+import { rules as messageEditEvents } from './messages/message-edit-events.js';
+import { rules as messageEditTyping } from './messages/message-edit-typing.js';
+import { rules as messageMove } from './messages/message-move.js';
+import { rules as messageMoveNotifications } from './messages/message-move-notifications.js';
+import { rules as messageMoveRoles } from './messages/message-move-roles.js';
+import { rules as messageMoveNarrowed } from './messages/message-move-narrowed.js';
+import { rules as messageMoveEvents } from './messages/message-move-events.js';
+import { rules as messageDelete } from './messages/message-delete.js';
+import { rules as messageDeleteEvents } from './messages/message-delete-events.js';
 import { rules as push } from './personal/push.js';
 import { rules as reportMessage } from './messages/report-message.js';
 import { rules as linkifiers } from './realm/linkifiers.js';
@@ -77,6 +89,18 @@ const RULE_FILES: ReadonlyArray<readonly Rule[]> = [
   usersDefaults,
   messageHistory,
   messageHistoryMeaning,
+  messageEdit,
+  messageEditErrors,
+  messageEditLimits,
+  messageEditEvents,
+  messageEditTyping,
+  messageMove,
+  messageMoveNotifications,
+  messageMoveRoles,
+  messageMoveNarrowed,
+  messageMoveEvents,
+  messageDelete,
+  messageDeleteEvents,
   push,
   reportMessage,
   reportMessageSharp,
