@@ -54,6 +54,11 @@ import { rules as remindersSharp } from './personal/reminders-sharp.js';
 import { rules as reportMessageSharp } from './messages/report-message-sharp.js';
 import { rules as typingSharp } from './messages/typing-sharp.js';
 import { rules as userStatusSharp } from './users/user-status-sharp.js';
+import { rules as bots } from './users/bots.js';
+import { rules as botsRoles } from './users/bots-roles.js';
+import { rules as botsUpdate } from './users/bots-update.js';
+import { rules as botsKeys } from './users/bots-keys.js';
+import { rules as botsEvents } from './users/bots-events.js';
 const RULE_FILES: ReadonlyArray<readonly Rule[]> = [
   conventions,
   auth,
@@ -105,6 +110,11 @@ const RULE_FILES: ReadonlyArray<readonly Rule[]> = [
   userGroupSubgroups,
   linkifiersChanges,
   linkifiersEvents,
+  bots,
+  botsRoles,
+  botsUpdate,
+  botsKeys,
+  botsEvents,
 ];
 
 const ID_FORMAT = /^[a-z0-9]+(?:-[a-z0-9]+)*(?:\/[a-z0-9]+(?:-[a-z0-9]+)*)+$/;
