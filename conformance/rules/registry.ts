@@ -59,6 +59,10 @@ import { rules as botsRoles } from './users/bots-roles.js';
 import { rules as botsUpdate } from './users/bots-update.js';
 import { rules as botsKeys } from './users/bots-keys.js';
 import { rules as botsEvents } from './users/bots-events.js';
+import { rules as createUser } from './users/create-user.js';
+import { rules as updateUser } from './users/update-user.js';
+import { rules as reactivateUser } from './users/reactivate-user.js';
+import { rules as deactivateOwnUser } from './users/deactivate-own-user.js';
 const RULE_FILES: ReadonlyArray<readonly Rule[]> = [
   conventions,
   auth,
@@ -115,6 +119,10 @@ const RULE_FILES: ReadonlyArray<readonly Rule[]> = [
   botsUpdate,
   botsKeys,
   botsEvents,
+  createUser,
+  updateUser,
+  reactivateUser,
+  deactivateOwnUser,
 ];
 
 const ID_FORMAT = /^[a-z0-9]+(?:-[a-z0-9]+)*(?:\/[a-z0-9]+(?:-[a-z0-9]+)*)+$/;

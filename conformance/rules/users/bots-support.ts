@@ -31,6 +31,14 @@ export const BOT_GROUPS_LEVEL = 344;
 /** The longest full name (`UserProfile.MAX_NAME_LENGTH`). */
 export const MAX_NAME_LENGTH = 100;
 
+/** A full name of exactly `length` code points: the run-tagged name, then letters, accents, CJK and an astral emoji. */
+export function nameOfLength(base: string, length: number): string {
+  const filler = ['é', 'x', '中', '😀', 'y'];
+  const chars = [...`${base} `];
+  for (let i = 0; chars.length < length; i++) chars.push(filler[i % filler.length]!);
+  return chars.slice(0, length).join('');
+}
+
 /** A bot the run created: its ID, address and key, and a client acting as it. */
 export interface CreatedBot {
   readonly userId: number;

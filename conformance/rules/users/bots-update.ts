@@ -7,8 +7,7 @@
 import { check, expectEqual, expectError, expectShape, expectSuccess } from '../../expect/assert.js';
 import { v } from '../../expect/shape.js';
 import { runChannel } from '../support/message-fixtures.js';
-import { BOT_ROLE_LEVEL, BOT_TYPE, botName, listedBot, MAX_NAME_LENGTH, ownedBotRule, realmBot, userView } from './bots-support.js';
-import { nameOfLength } from './bots.js';
+import { BOT_ROLE_LEVEL, BOT_TYPE, botName, listedBot, MAX_NAME_LENGTH, nameOfLength, ownedBotRule, realmBot, userView } from './bots-support.js';
 import type { Rule } from '../types.js';
 
 const SECTION = 'api/update-bot';

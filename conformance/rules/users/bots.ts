@@ -7,18 +7,10 @@
 import { check, expectEqual, expectError, expectShape, expectSuccess } from '../../expect/assert.js';
 import { v } from '../../expect/shape.js';
 import { credentialsRequired } from '../conventions/credentials-required.js';
-import { attemptBot, BOT_TYPE, BOT_USER_ID_LEVEL, botName, genericBotCreator, listedBot, MAX_NAME_LENGTH, ownedBotRule, realmBot, userView } from './bots-support.js';
+import { attemptBot, BOT_TYPE, BOT_USER_ID_LEVEL, botName, genericBotCreator, listedBot, MAX_NAME_LENGTH, nameOfLength, ownedBotRule, realmBot, userView } from './bots-support.js';
 import type { Rule, RuleContext } from '../types.js';
 
 const SECTION = 'api/add-bot; api/get-bots';
-
-/** A full name of exactly `length` code points: the run-tagged name, then letters, accents, CJK and an astral emoji. */
-export function nameOfLength(base: string, length: number): string {
-  const filler = ['é', 'x', '中', '😀', 'y'];
-  const chars = [...`${base} `];
-  for (let i = 0; chars.length < length; i++) chars.push(filler[i % filler.length]!);
-  return chars.slice(0, length).join('');
-}
 
 const created = ownedBotRule({
   id: 'bots/created-bot-listed-and-authenticates',
