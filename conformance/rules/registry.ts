@@ -63,6 +63,13 @@ import { rules as createUser } from './users/create-user.js';
 import { rules as updateUser } from './users/update-user.js';
 import { rules as reactivateUser } from './users/reactivate-user.js';
 import { rules as deactivateOwnUser } from './users/deactivate-own-user.js';
+import { rules as alertWords } from './personal/alert-words.js';
+import { rules as mutedUsers } from './personal/muted-users.js';
+import { rules as savedSnippets } from './personal/saved-snippets.js';
+import { rules as legacyPush } from './personal/legacy-push.js';
+import { rules as settings } from './personal/settings.js';
+import { rules as settingsAccount } from './personal/settings-account.js';
+import { rules as presenceTargets } from './users/presence-targets.js';
 const RULE_FILES: ReadonlyArray<readonly Rule[]> = [
   conventions,
   auth,
@@ -123,6 +130,13 @@ const RULE_FILES: ReadonlyArray<readonly Rule[]> = [
   updateUser,
   reactivateUser,
   deactivateOwnUser,
+  alertWords,
+  mutedUsers,
+  savedSnippets,
+  legacyPush,
+  settings,
+  settingsAccount,
+  presenceTargets,
 ];
 
 const ID_FORMAT = /^[a-z0-9]+(?:-[a-z0-9]+)*(?:\/[a-z0-9]+(?:-[a-z0-9]+)*)+$/;

@@ -65,7 +65,7 @@ const events: Rule = {
       expectEqual(botOf(event).full_name, renamed, `realm_bot update full_name (to ${watchers[index]})`);
     }
     const sentinel = await other.next((e) => e.type === 'realm_user' && e.op === 'update' && personOf(e).user_id === bot.userId && personOf(e).full_name === renamed, 'realm_user update full_name to another member');
-    const leaked = [...added.before, ...sentinel.before].filter((e) => e.type === 'realm_bot');
+    const leaked = [...added.before, ...sentinel.before].filter(isThisBot);
     check(leaked.length === 0, `a member who does not own the bot received realm_bot events: ${JSON.stringify(leaked)}`);
 
     check((await ctx.as(owner).delete(`/bots/${bot.userId}`)).status === 200, 'deactivating the bot failed');

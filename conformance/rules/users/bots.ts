@@ -58,6 +58,24 @@ const refusedCallers = ownedBotRule({
   }
 });
 
+const humanOnly = ownedBotRule({
+  id: 'bots/human-only-endpoints-refuse-bots',
+  title: "a bot's own settings, presence and legacy push tokens are for people: PATCH /settings, POST /users/me/presence, POST /users/me/apns_device_token and POST /users/me/android_gcm_reg_id answer a bot 400 BAD_REQUEST",
+  endpoint: 'PATCH /settings',
+  section: 'api/update-settings; api/update-presence; api/add-apns-token',
+}, async (_ctx, { bot }) => {
+  const requests: ReadonlyArray<readonly [string, Record<string, unknown>]> = [
+    ['/settings', { enter_sends: true }],
+    ['/users/me/presence', { status: 'active' }],
+    ['/users/me/apns_device_token', { token: 'abcd'.repeat(16), appid: 'org.zulip.Zulip' }],
+    ['/users/me/android_gcm_reg_id', { token: 'conformance-bot-token' }],
+  ];
+  for (const [path, params] of requests) {
+    const reply = await (path === '/settings' ? bot.client.patch(path, params) : bot.client.post(path, params));
+    check(reply.status === 400 && reply.body?.code === 'BAD_REQUEST', `${path} as a bot should answer 400 BAD_REQUEST; got HTTP ${reply.status} ${String(reply.body?.code ?? '')}`, reply);
+  }
+});
+
 /** Rules about what the creator may send: run as the first identity that may create generic bots. */
 function creationRule(header: { id: string; title: string; section?: string }, body: (ctx: RuleContext, creator: 'member' | 'admin') => Promise<void>): Rule {
   return {
@@ -159,4 +177,4 @@ const noCredentials = credentialsRequired({
   ],
 });
 
-export const rules: readonly Rule[] = [created, refusedCallers, fullNameLimits, namesTaken, typesAndServices, noCredentials];
+export const rules: readonly Rule[] = [created, refusedCallers, humanOnly, fullNameLimits, namesTaken, typesAndServices, noCredentials];
