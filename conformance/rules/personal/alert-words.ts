@@ -50,17 +50,21 @@ function removeTaggedLater(ctx: RuleContext, who: IdentityName, tag: string): vo
 }
 
 interface WordsFixture {
+  readonly who: IdentityName;
   readonly client: ApiClient;
   /** A fresh run-tagged stem no alert word of the user contains yet; every word of the rule contains it. */
   readonly tag: string;
 }
 
-/** A rule on the member's alert words, whose words all contain a fresh tag and are removed afterwards. */
-function wordsRule(header: RuleHeader, body: (ctx: RuleContext, fixture: WordsFixture) => Promise<void>): Rule {
-  return fixtureRule(header, { endpoint: `POST ${PATH}`, writes: true, needs: ['member'] }, async (ctx) => {
+/**
+ * A rule on `who`'s alert words (the rules share them out between identities, each of which has
+ * its own request budget), whose words all contain a fresh tag and are removed afterwards.
+ */
+function wordsRule(header: RuleHeader, who: 'member' | 'moderator', body: (ctx: RuleContext, fixture: WordsFixture) => Promise<void>): Rule {
+  return fixtureRule(header, { endpoint: `POST ${PATH}`, writes: true, needs: [who] }, async (ctx) => {
     const tag = ctx.name('alert');
-    removeTaggedLater(ctx, 'member', tag);
-    return { client: ctx.as('member'), tag };
+    removeTaggedLater(ctx, who, tag);
+    return { who, client: ctx.as(who), tag };
   }, body);
 }
 
@@ -68,7 +72,7 @@ const normalised = wordsRule({
   id: 'alert-words/added-normalised',
   title: 'added words are stripped, blank ones dropped and case variants kept once (the last new spelling; an existing spelling stays), as the answer, GET /users/me/alert_words and the user\'s other words show',
   section: SECTION,
-}, async (ctx, { client, tag }) => {
+}, 'member', async (ctx, { client, tag }) => {
   const before = wordsOf(await client.get(PATH)).filter((word) => !word.includes(tag));
   const first = `${tag}-first`;
   const second = `${tag}-second`;
@@ -87,7 +91,7 @@ const removal = wordsRule({
   id: 'alert-words/removed-without-regard-to-case',
   title: 'DELETE /users/me/alert_words removes a word given in another case and ignores words that are not there, answering the remaining list',
   section: SECTION,
-}, async (ctx, { client, tag }) => {
+}, 'member', async (ctx, { client, tag }) => {
   const keep = `${tag}-keep`;
   const drop = `${tag}-drop`;
   expectTagged(wordsOf(await client.post(PATH, { alert_words: [keep, drop] })), tag, [keep, drop], 'answer to the add');
@@ -108,7 +112,7 @@ const limits = wordsRule({
   id: 'alert-words/length-limit',
   title: 'an alert word of 100 characters is accepted; 101 characters answer 400 BAD_REQUEST and add nothing of the request; alert_words that is not a JSON list of strings answers 400 BAD_REQUEST',
   section: SECTION,
-}, async (ctx, { client, tag }) => {
+}, 'moderator', async (ctx, { client, tag }) => {
   const longest = wordOfLength(tag, MAX_WORD_LENGTH);
   expectTagged(wordsOf(await client.post(PATH, { alert_words: [longest] })), tag, [longest], 'answer to adding a 100-character word');
   expectError(await client.post(PATH, { alert_words: [`${tag}-ok`, wordOfLength(tag, MAX_WORD_LENGTH + 1)] }), { status: 400, code: 'BAD_REQUEST' });
@@ -125,8 +129,8 @@ const events = wordsRule({
   id: 'alert-words/events-and-register',
   title: 'each add and removal sends the user an alert_words event carrying the whole new list, and POST /register alert_words agrees',
   section: `${SECTION}; api/get-events#alert_words`,
-}, async (ctx, { client, tag }) => {
-  const stream = await openStreamAs(ctx, 'member', ['alert_words']);
+}, 'moderator', async (ctx, { who, client, tag }) => {
+  const stream = await openStreamAs(ctx, who, ['alert_words']);
   const initial = expectShape(stream.state, listShape, 'register alert_words').alert_words;
   expectTagged(initial, tag, [], 'register alert_words before the rule');
   const word = `${tag}-event`;

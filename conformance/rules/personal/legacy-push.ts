@@ -3,9 +3,10 @@
  * `/users/me/android_gcm_reg_id`; the real server's push_notifications views): tokens are not
  * empty and at most 4096 characters, APNs tokens must decode (a hexadecimal token of a multiple
  * of four characters always does; an odd length never does in any version), `appid` is required
- * from level 223. Tokens are the member's own, run-tagged or random, and removed when the rule
+ * from level 223. Tokens are the second member's own, run-tagged or random, and removed when the rule
  * ends. "Token does not exist" is asserted only where `server_settings` says no push service is
- * configured (with a bouncer, removals are forwarded to it).
+ * configured (with a bouncer, removals are forwarded to it). The rules act as the second member,
+ * which has more of its request budget to spare than the member.
  */
 import { randomBytes } from 'node:crypto';
 import type { ApiClient, Reply } from '../../client/api-client.js';
@@ -27,12 +28,12 @@ const apnsToken = (): string => randomBytes(32).toString('hex');
 /** A fresh FCM registration ID carrying the run tag. */
 const androidToken = (ctx: RuleContext): string => `${ctx.name('fcm')}-${randomBytes(12).toString('hex')}`;
 
-/** Registers `token` at `path` for the member; whatever was registered is removed when the rule ends. */
+/** Registers `token` at `path` for the second member; whatever was registered is removed when the rule ends. */
 async function register(ctx: RuleContext, path: string, token: string, extra: Readonly<Record<string, string>> = {}): Promise<Reply> {
-  const reply = await ctx.as('member').post(path, { token, ...extra });
+  const reply = await ctx.as('second-member').post(path, { token, ...extra });
   if (reply.status === 200) {
-    ctx.cleanup(`remove the member's push token ${token.slice(0, 24)}...`, async (c) => {
-      const gone = await c.as('member').delete(path, { token });
+    ctx.cleanup(`remove the second member's push token ${token.slice(0, 24)}...`, async (c) => {
+      const gone = await c.as('second-member').delete(path, { token });
       if (gone.status !== 200 && gone.status !== 400) throw new Error(`push token left registered: HTTP ${gone.status} ${gone.text.slice(0, 200)}`);
     });
   }
@@ -45,9 +46,9 @@ const registerRemove: Rule = {
   endpoint: `POST ${APNS}`,
   section: SECTION,
   writes: true,
-  needs: ['member'],
+  needs: ['second-member'],
   async run(ctx) {
-    const client: ApiClient = ctx.as('member');
+    const client: ApiClient = ctx.as('second-member');
     for (const [path, token, extra] of [[APNS, apnsToken(), { appid: APP_ID }], [ANDROID, androidToken(ctx), {}]] as const) {
       expectPlainSuccess(await register(ctx, path, token, extra));
       expectPlainSuccess(await client.post(path, { token, ...extra }));
@@ -64,7 +65,7 @@ const invalid: Rule = {
   endpoint: `POST ${APNS}`,
   section: SECTION,
   writes: true,
-  needs: ['member'],
+  needs: ['second-member'],
   async run(ctx) {
     const tooLong = 'a'.repeat(MAX_TOKEN_LENGTH + 1);
     const cases: Array<readonly [string, string, string | undefined, Record<string, string>, string]> = [
@@ -79,10 +80,10 @@ const invalid: Rule = {
     ];
     if (ctx.featureLevel >= APPID_REQUIRED_LEVEL) cases.push(['an APNs token without appid', APNS, apnsToken(), {}, 'REQUEST_VARIABLE_MISSING']);
     for (const [what, path, token, extra, code] of cases) {
-      const reply = token === undefined ? await ctx.as('member').post(path, extra) : await register(ctx, path, token, extra);
+      const reply = token === undefined ? await ctx.as('second-member').post(path, extra) : await register(ctx, path, token, extra);
       check(reply.status === 400 && reply.body?.code === code, `${what} should answer 400 ${code}; got HTTP ${reply.status} ${String(reply.body?.code ?? '')}`, reply);
     }
-    for (const [path, token] of [[APNS, ''], [ANDROID, '']] as const) expectError(await ctx.as('member').delete(path, { token }), { status: 400, code: 'BAD_REQUEST' });
+    for (const [path, token] of [[APNS, ''], [ANDROID, '']] as const) expectError(await ctx.as('second-member').delete(path, { token }), { status: 400, code: 'BAD_REQUEST' });
   },
 };
 

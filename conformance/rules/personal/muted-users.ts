@@ -3,10 +3,12 @@
  * server's muted_users views): nobody mutes themselves, unknown IDs are refused, muting twice or
  * unmuting someone not muted is an error, bots (level 188) and deactivated users may be muted;
  * each change sends the muter a `muted_users` event with the whole list, and `POST /register`
- * `muted_users` agrees. Muting marks the muted user's messages read for the muter, so the member
- * only ever mutes accounts the run created (they sent nothing); every mute is undone afterwards.
+ * `muted_users` agrees. Muting marks the muted user's messages read for the muter, so the run's
+ * identities only ever mute accounts the run created (they sent nothing); every mute is undone
+ * afterwards.
  */
 import type { ApiClient, JsonObject } from '../../client/api-client.js';
+import type { IdentityName } from '../../credentials/types.js';
 import type { CleanupContext } from '../../cleanup.js';
 import { check, expectError, expectShape } from '../../expect/assert.js';
 import { v } from '../../expect/shape.js';
@@ -31,13 +33,13 @@ async function mutedIds(client: ApiClient): Promise<number[]> {
   return expectShape(await fetchState(client, ['muted_users']), mutedShape, 'register muted_users').muted_users.map((entry) => entry.id);
 }
 
-/** Unmutes `ids` for the member when the rule ends if they are still muted, and reads that back. */
-function unmuteLater(ctx: RuleContext, ids: readonly number[]): void {
-  ctx.cleanup(`unmute users ${ids.join(', ')} for the member`, async (c: CleanupContext) => {
-    const client = c.as('member');
+/** Unmutes `ids` for `who` when the rule ends if they are still muted, and reads that back. */
+function unmuteLater(ctx: RuleContext, ids: readonly number[], who: IdentityName = 'member'): void {
+  ctx.cleanup(`unmute users ${ids.join(', ')} for ${who}`, async (c: CleanupContext) => {
+    const client = c.as(who);
     for (const id of ids) if ((await mutedIds(client)).includes(id)) await client.delete(path(id));
     const left = (await mutedIds(client)).filter((id) => ids.includes(id));
-    if (left.length > 0) throw new Error(`users ${left.join(', ')} stay muted for the member`);
+    if (left.length > 0) throw new Error(`users ${left.join(', ')} stay muted for ${who}`);
   });
 }
 
@@ -75,12 +77,12 @@ const selfAndUnknown: Rule = {
   section: SECTION,
   levels: { min: MUTED_USERS_LEVEL },
   writes: true,
-  needs: ['member'],
+  needs: ['moderator'],
   async run(ctx) {
-    const client = ctx.as('member');
-    const self = ctx.identity('member').userId;
+    const client = ctx.as('moderator');
+    const self = ctx.identity('moderator').userId;
     const before = await mutedIds(client);
-    unmuteLater(ctx, [self]);
+    unmuteLater(ctx, [self], 'moderator');
     const unknown = 2_147_483_000;
     for (const id of [self, unknown]) {
       expectError(await client.post(path(id)), { status: 400, code: 'BAD_REQUEST' });
@@ -98,15 +100,15 @@ const botsAndDeactivated: Rule = {
   section: `${SECTION}; changelog 188`,
   levels: { min: MUTED_USERS_LEVEL },
   writes: true,
-  needs: ['admin', 'member', 'throwaway-user'],
+  needs: ['admin', 'member', 'second-member', 'throwaway-user'],
   async run(ctx) {
-    const client = ctx.as('member');
+    const client = ctx.as('second-member');
     const { identity } = await reactivatedThrowaway(ctx);
     expectPlainSuccess(await ctx.as('admin').delete(`/users/${identity.userId}`));
     const creator = await genericBotCreator(ctx);
     if (!creator) return ctx.skip('no identity of the run may create a generic bot in this realm');
     const bot = await createBot(ctx, creator);
-    unmuteLater(ctx, [identity.userId, bot.userId]);
+    unmuteLater(ctx, [identity.userId, bot.userId], 'second-member');
     expectPlainSuccess(await client.post(path(identity.userId)));
     expectPlainSuccess(await client.delete(path(identity.userId)));
     if (ctx.featureLevel >= MUTE_BOTS_LEVEL) {

@@ -93,14 +93,14 @@ const limits: Rule = {
   section: SECTION,
   levels: { min: SNIPPETS_LEVEL },
   writes: true,
-  needs: ['member'],
+  needs: ['moderator'],
   async run(ctx) {
-    const client = ctx.as('member');
+    const client = ctx.as('moderator');
     const realm = await fetchState(client, ['realm']);
     const maxContent = typeof realm.max_message_length === 'number' ? realm.max_message_length : 10_000;
     const title = textOfLength(ctx.name('t'), MAX_TITLE_LENGTH);
     const content = textOfLength(ctx.name('c'), maxContent);
-    const id = await createSnippet(ctx, 'member', ` ${title} `, content);
+    const id = await createSnippet(ctx, 'moderator', ` ${title} `, content);
     expectEqual((await listed(client, id))?.title, title, 'the 60-character title, stripped');
     const refused: ReadonlyArray<readonly [string, string, string]> = [
       ['a 61-character title', textOfLength(ctx.name('t'), MAX_TITLE_LENGTH + 1), 'x'],
@@ -109,7 +109,7 @@ const limits: Rule = {
       ['blank content', ctx.name('t'), ' \n '],
     ];
     for (const [what, badTitle, badContent] of refused) {
-      const reply = await attemptSnippet(ctx, 'member', badTitle, badContent);
+      const reply = await attemptSnippet(ctx, 'moderator', badTitle, badContent);
       check(reply.status === 400 && reply.body?.code === 'BAD_REQUEST', `${what} should answer 400 BAD_REQUEST; got HTTP ${reply.status} ${String(reply.body?.code ?? '')}`, reply);
     }
   },
@@ -122,11 +122,11 @@ const edit: Rule = {
   section: 'api/edit-saved-snippet; changelog 368',
   levels: { min: EDIT_LEVEL },
   writes: true,
-  needs: ['member'],
+  needs: ['second-member'],
   async run(ctx) {
-    const client = ctx.as('member');
-    const id = await createSnippet(ctx, 'member', ctx.name('before'), 'before');
-    const stream = await openStreamAs(ctx, 'member', ['saved_snippets']);
+    const client = ctx.as('second-member');
+    const id = await createSnippet(ctx, 'second-member', ctx.name('before'), 'before');
+    const stream = await openStreamAs(ctx, 'second-member', ['saved_snippets']);
     const after = ctx.name('after');
     const both = ctx.name('both');
     const steps: ReadonlyArray<readonly [Record<string, string>, string, string]> = [
@@ -176,13 +176,13 @@ const registerState: Rule = {
   section: `${SECTION}; api/register-queue`,
   levels: { min: SNIPPETS_LEVEL },
   writes: true,
-  needs: ['member'],
+  needs: ['moderator'],
   async run(ctx) {
-    const id = await createSnippet(ctx, 'member', ctx.name('state'), 'state');
-    const state = await fetchState(ctx.as('member'), ['saved_snippets']);
+    const id = await createSnippet(ctx, 'moderator', ctx.name('state'), 'state');
+    const state = await fetchState(ctx.as('moderator'), ['saved_snippets']);
     const snippets = expectShape(state, v.object({ saved_snippets: v.array(snippetShape) }), 'register saved_snippets').saved_snippets;
     const entry = snippets.find((snippet: JsonObject) => snippet.id === id);
-    expectEqual(entry, await listed(ctx.as('member'), id), 'the snippet in register and in GET /saved_snippets');
+    expectEqual(entry, await listed(ctx.as('moderator'), id), 'the snippet in register and in GET /saved_snippets');
   },
 };
 

@@ -108,9 +108,9 @@ const unknownNames: Rule = {
   section: `${SECTION}; 1 convention 4`,
   levels: { min: IGNORED_REPORTED_LEVEL },
   writes: true,
-  needs: ['member'],
+  needs: ['moderator'],
   async run(ctx) {
-    const client = ctx.as('member');
+    const client = ctx.as('moderator');
     const current = await ownSettings(client);
     const unchanged = typeof current.left_side_userlist === 'boolean' ? [['left_side_userlist', wireOf(current.left_side_userlist as SettingValue)] as const] : [];
     await checkUnknownParamsReported(ctx, { declared: RESERVED_NAMES, send: (pairs) => client.patch(PATH, [...unchanged, ...pairs]), maxRuns: 5 });

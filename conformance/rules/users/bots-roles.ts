@@ -59,13 +59,14 @@ const manageByOthers = ownedBotRule({
   const renamed = botName(ctx);
   expectEqual(expectSuccess(await admin.patch(`/bots/${bot.userId}`, { full_name: renamed })).full_name, renamed, 'full_name answered to the administrator');
   const person = ctx.identity('second-member').userId;
+  const ownerClient = ctx.as(owner);
   for (const [what, id] of [['an unknown ID', ABSENT_BOT], ["a person's ID", person]] as const) {
     for (const [method, path] of [['PATCH', `/bots/${id}`], ['DELETE', `/bots/${id}`], ['POST', `/bots/${id}/api_key/regenerate`]] as const) {
-      const attempt = await admin.call(method, path, method === 'PATCH' ? { full_name: botName(ctx) } : undefined);
+      const attempt = await ownerClient.call(method, path, method === 'PATCH' ? { full_name: botName(ctx) } : undefined);
       check(attempt.status === 400 && attempt.body?.code === 'BAD_REQUEST', `${method} ${path.replace(String(id), '{id}')} for ${what} should answer 400 BAD_REQUEST; got HTTP ${attempt.status}`, attempt);
     }
   }
-  expectEqual((await userView(admin, person)).user.is_active, true, 'the person is still active after DELETE /bots/{their id}');
+  expectEqual((await userView(ownerClient, person)).user.is_active, true, 'the person is still active after DELETE /bots/{their id}');
 });
 
 export const rules: readonly Rule[] = [creationByRole, manageByOthers];

@@ -93,18 +93,20 @@ export async function userView(client: ApiClient, userId: number): Promise<{ use
   return { user: expectShape(expectSuccess(reply), userShape, 'body', reply).user, reply };
 }
 
-/** Deactivates the bot (as the administrator) unless it already is; throws when that fails. */
-export async function deactivateBotIfActive(c: CleanupContext, botId: number): Promise<void> {
-  const admin = c.as('admin');
-  const read = await admin.get(`/users/${botId}`);
-  if ((read.body?.user as { is_active?: unknown } | undefined)?.is_active === false) return;
-  const gone = await admin.delete(`/bots/${botId}`);
-  if (gone.status !== 200) throw new Error(`bot ${botId} stays active: DELETE /bots/${botId} answered HTTP ${gone.status} ${gone.text.slice(0, 200)}`);
-}
-
-/** Registers the bot's deactivation at the end of the rule. */
-export function deactivateLater(ctx: RuleContext, botId: number, label: string): void {
-  ctx.cleanup(`deactivate bot ${label} (${botId})`, (c) => deactivateBotIfActive(c, botId));
+/**
+ * Deactivates the bot when the rule ends: as `who` (its creator, sparing the administrator's
+ * request budget), else as the administrator unless it already is inactive; throws when the bot
+ * stays active.
+ */
+export function deactivateLater(ctx: RuleContext, botId: number, label: string, who: IdentityName = 'admin'): void {
+  ctx.cleanup(`deactivate bot ${label} (${botId})`, async (c: CleanupContext) => {
+    if ((await c.as(who).delete(`/bots/${botId}`)).status === 200) return;
+    const admin = c.as('admin');
+    const read = await admin.get(`/users/${botId}`);
+    if ((read.body?.user as { is_active?: unknown } | undefined)?.is_active === false) return;
+    const gone = await admin.delete(`/bots/${botId}`);
+    if (gone.status !== 200) throw new Error(`bot ${botId} stays active: DELETE /bots/${botId} answered HTTP ${gone.status} ${gone.text.slice(0, 200)}`);
+  });
 }
 
 /**
@@ -115,7 +117,7 @@ export async function attemptBot(ctx: RuleContext, who: IdentityName | ApiClient
   const client = typeof who === 'string' ? ctx.as(who) : who;
   const reply = await client.post('/bots', params);
   const id = reply.body?.user_id;
-  if (reply.status === 200 && typeof id === 'number') deactivateLater(ctx, id, 'created by POST /bots');
+  if (reply.status === 200 && typeof id === 'number') deactivateLater(ctx, id, 'created by POST /bots', typeof who === 'string' ? who : 'admin');
   return reply;
 }
 
@@ -131,7 +133,7 @@ export async function createBot(ctx: RuleContext, who: IdentityName, extra: Read
   const reply = await attemptBot(ctx, who, { full_name: name, short_name: name, ...extra });
   if (reply.status !== 200) fail(`POST /bots as ${who} should create a bot`, reply);
   const created = expectShape(expectSuccess(reply), createdShape, 'body', reply);
-  const { user } = await userView(ctx.as('admin'), created.user_id);
+  const { user } = await userView(ctx.as(who), created.user_id);
   const email = user.delivery_email ?? user.email;
   return { userId: created.user_id, email, apiKey: created.api_key, fullName: name, shortName: name, client: ctx.anonymous.withCredentials(email, created.api_key) };
 }
@@ -190,7 +192,8 @@ const NONE: BotRights = { generic: false, incomingWebhook: false };
  * the setting.
  */
 export async function botCreationRights(ctx: RuleContext, roles: readonly IdentityName[] = NON_GUEST_ROLES): Promise<Map<IdentityName, BotRights> | undefined> {
-  const state = await realmState(ctx.as('admin'));
+  // Any member reads the realm's settings; the administrator's request budget is spared.
+  const state = await realmState(ctx.as(roles.includes('member') ? 'member' : 'admin'));
   const rights = new Map<IdentityName, BotRights>();
   if (ctx.featureLevel >= BOT_GROUPS_LEVEL) {
     const all = await holdersByRole(ctx, state, 'realm_can_create_bots_group', roles);
@@ -210,12 +213,22 @@ export async function botCreationRights(ctx: RuleContext, roles: readonly Identi
 /** The refusal of a bot type the caller may not create: `Insufficient permission` from level 344, `Must be an organization administrator` before. */
 export const creationRefusalCode = (level: number): string => (level >= BOT_GROUPS_LEVEL ? 'BAD_REQUEST' : 'UNAUTHORIZED_PRINCIPAL');
 
-/** The member if it may create generic bots, else the administrator if it may (always before level 344), else undefined. */
-export async function genericBotCreator(ctx: RuleContext): Promise<IdentityName | undefined> {
-  const candidates: readonly IdentityName[] = ['member', 'admin'];
-  const rights = await botCreationRights(ctx, candidates);
-  if (!rights) return ctx.featureLevel < BOT_GROUPS_LEVEL ? 'admin' : undefined;
-  return candidates.find((role) => rights.get(role)?.generic === true);
+/** The identities that create the bots of most rules, in order of preference (the administrator last). */
+export const DEFAULT_CREATORS: readonly IdentityName[] = ['member', 'admin'];
+
+/**
+ * The first of `candidates` that may create generic bots (administrators always may before
+ * level 344), or undefined; worked out once per run and list of candidates, which the rule
+ * must list in `needs` with the member. Rules share the creating out between identities, each
+ * of which has its own request budget on a real server.
+ */
+export async function genericBotCreator(ctx: RuleContext, candidates: readonly IdentityName[] = DEFAULT_CREATORS): Promise<IdentityName | undefined> {
+  const found = await ctx.runShared(`generic-bot-creator:${candidates.join(',')}`, async () => {
+    const rights = await botCreationRights(ctx, [...new Set<IdentityName>(['member', ...candidates])]);
+    if (!rights) return { creator: ctx.featureLevel < BOT_GROUPS_LEVEL ? candidates.find((role) => role === 'admin' || role === 'owner') : undefined };
+    return { creator: candidates.find((role) => rights.get(role)?.generic === true) };
+  });
+  return found.creator;
 }
 
 /** What a bot rule's body gets: the identity that created the bot, and the bot. */
@@ -225,13 +238,14 @@ export interface BotFixture {
 }
 
 /**
- * A rule that starts from a generic bot created by the member (or, where the realm lets only
- * higher roles create generic bots, the first role that may); skipped when no identity may.
+ * A rule that starts from a generic bot created by the first of `creators` (the member, else
+ * the administrator, unless the header names others) that may create one; skipped when none may.
  */
-export function ownedBotRule(header: RuleHeader & { readonly endpoint: string }, body: (ctx: RuleContext, fixture: BotFixture) => Promise<void>, extra: Readonly<Record<string, unknown>> = {}): Rule {
-  const defaults = { endpoint: header.endpoint, levels: { min: BOT_USER_ID_LEVEL }, writes: true, needs: ['admin', 'member', 'throwaway-user'] } as const;
+export function ownedBotRule(header: RuleHeader & { readonly endpoint: string; readonly creators?: readonly IdentityName[] }, body: (ctx: RuleContext, fixture: BotFixture) => Promise<void>, extra: Readonly<Record<string, unknown>> = {}): Rule {
+  const creators = header.creators ?? DEFAULT_CREATORS;
+  const defaults = { endpoint: header.endpoint, levels: { min: BOT_USER_ID_LEVEL }, writes: true, needs: ['admin', 'member', ...creators, 'throwaway-user'] as const };
   return fixtureRule(header, defaults, async (ctx) => {
-    const owner = await genericBotCreator(ctx);
+    const owner = await genericBotCreator(ctx, creators);
     if (!owner) return ctx.skip('no identity of the run may create a generic bot in this realm');
     return { owner, bot: await createBot(ctx, owner, extra) };
   }, body);

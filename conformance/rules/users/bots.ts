@@ -8,6 +8,7 @@ import { check, expectEqual, expectError, expectShape, expectSuccess } from '../
 import { v } from '../../expect/shape.js';
 import { credentialsRequired } from '../conventions/credentials-required.js';
 import { attemptBot, BOT_TYPE, BOT_USER_ID_LEVEL, botName, genericBotCreator, listedBot, MAX_NAME_LENGTH, nameOfLength, ownedBotRule, realmBot, userView } from './bots-support.js';
+import type { IdentityName } from '../../credentials/types.js';
 import type { Rule, RuleContext } from '../types.js';
 
 const SECTION = 'api/add-bot; api/get-bots';
@@ -76,8 +77,11 @@ const humanOnly = ownedBotRule({
   }
 });
 
+/** Who the rules about what a creator may send create as: the owner (else the administrator), whose budget is idle otherwise. */
+const CREATION_CHECKERS: readonly IdentityName[] = ['owner', 'admin'];
+
 /** Rules about what the creator may send: run as the first identity that may create generic bots. */
-function creationRule(header: { id: string; title: string; section?: string }, body: (ctx: RuleContext, creator: 'member' | 'admin') => Promise<void>): Rule {
+function creationRule(header: { id: string; title: string; section?: string }, body: (ctx: RuleContext, creator: IdentityName) => Promise<void>): Rule {
   return {
     id: header.id,
     title: header.title,
@@ -85,10 +89,10 @@ function creationRule(header: { id: string; title: string; section?: string }, b
     section: header.section ?? SECTION,
     levels: { min: BOT_USER_ID_LEVEL },
     writes: true,
-    needs: ['admin', 'member', 'throwaway-user'],
+    needs: ['owner', 'admin', 'member', 'throwaway-user'],
     async run(ctx) {
-      const creator = await genericBotCreator(ctx);
-      if (creator !== 'member' && creator !== 'admin') return ctx.skip('no identity of the run may create a generic bot in this realm');
+      const creator = await genericBotCreator(ctx, CREATION_CHECKERS);
+      if (!creator) return ctx.skip('no identity of the run may create a generic bot in this realm');
       await body(ctx, creator);
     },
   };
@@ -118,6 +122,7 @@ const fullNameLimits = creationRule({
 
 const namesTaken = ownedBotRule({
   id: 'bots/names-taken-or-blank-refused',
+  creators: ['second-member', 'admin'],
   title: "a blank short name, another bot's short name and the full name of an active account (a bot's or a person's) answer 400 BAD_REQUEST",
   endpoint: 'POST /bots',
   section: SECTION,
