@@ -32,7 +32,8 @@ const leaves: Rule = {
     expectError(await client.get('/users/me'), { status: 401, code: 'UNAUTHORIZED' });
     const about = (person: unknown) => (person as { user_id?: unknown } | undefined)?.user_id === identity.userId;
     if (ctx.featureLevel >= UPDATE_EVENT_LEVEL) {
-      await watcher.next((e) => e.type === 'realm_user' && e.op === 'update' && about(e.person) && (e.person as { is_active?: unknown }).is_active === false, 'realm_user update is_active false');
+      const { event } = await watcher.next((e) => e.type === 'realm_user' && e.op === 'update' && about(e.person) && (e.person as { is_active?: unknown }).is_active !== undefined, 'realm_user update of is_active');
+      expectEqual((event.person as { is_active?: unknown }).is_active, false, 'is_active of the realm_user update');
     } else {
       await watcher.next((e) => e.type === 'realm_user' && e.op === 'remove' && about(e.person), 'realm_user remove');
     }
