@@ -7,7 +7,8 @@
 import type { User } from '../lib/entities/user.js';
 import type { ChatApp } from '../server/app/app.js';
 import { mapJsonBody, type Mutation } from './support/conformance.js';
-import { asUser, badRequestAnswer, type Breakage, caller, codePoints, eachBreakageFailsItsRule, errorsSucceed, formOf, idIn, is, jsonParam, mapEvents, passesUnbroken, rewriteParam, SUCCESS, withForm } from './support/power-mutations.js';
+import { cutTo } from './support/power-cuts.js';
+import { asUser, badRequestAnswer, type Breakage, caller, eachBreakageFailsItsRule, errorsSucceed, formOf, idIn, is, jsonParam, mapEvents, passesUnbroken, rewriteParam, SUCCESS, withForm } from './support/power-mutations.js';
 
 const PERSONAL_LIST_RULES = ['alert-words/*', 'muted-users/*', 'saved-snippets/*', 'legacy-push/*', 'settings/*', 'presence/user-presence-no-data-and-deactivated', 'presence/realm-presence-readable-by-guest'];
 
@@ -64,7 +65,7 @@ const BREAKAGES: readonly Breakage[] = [
     rule: 'alert-words/length-limit',
     mutate: rewriteParam('POST', ALERT_WORDS, 'alert_words', (value) => {
       try {
-        return JSON.stringify((JSON.parse(value) as unknown[]).map((word) => (typeof word === 'string' ? [...word].slice(0, 100).join('') : word)));
+        return JSON.stringify((JSON.parse(value) as unknown[]).map((word) => (typeof word === 'string' ? cutTo(100)(word) : word)));
       } catch {
         return value;
       }
@@ -110,7 +111,7 @@ const BREAKAGES: readonly Breakage[] = [
   {
     what: 'snippet titles over 60 characters are cut instead of refused',
     rule: 'saved-snippets/title-and-content-limits',
-    mutate: rewriteParam('POST', SNIPPETS, 'title', (title) => (codePoints(title.trim()) > 60 ? [...title.trim()].slice(0, 60).join('') : title)),
+    mutate: rewriteParam('POST', SNIPPETS, 'title', cutTo(60)),
   },
   {
     what: "another user may delete a member's snippet (sent as its owner)",
@@ -168,7 +169,7 @@ const BREAKAGES: readonly Breakage[] = [
   {
     what: 'full names over 100 characters are cut by PATCH /settings',
     rule: 'settings/full-name',
-    mutate: rewriteParam('PATCH', SETTINGS, 'full_name', (name) => (codePoints(name.trim()) > 100 ? [...name.trim()].slice(0, 100).join('') : name)),
+    mutate: rewriteParam('PATCH', SETTINGS, 'full_name', cutTo(100)),
   },
   {
     what: 'a wrong old password is taken as the right one',

@@ -6,7 +6,8 @@
  */
 import { isAdministrator, isGuest, isModeratorOrAbove, ROLE } from '../lib/entities/user.js';
 import { mapJsonBody, type Mutation } from './support/conformance.js';
-import { asIago, asUser, badRequestAnswer, type Breakage, caller, codePoints, eachBreakageFailsItsRule, errorsSucceed, formOf, is, mapEvents, passesUnbroken, rewriteParam, userOfRole, withForm } from './support/power-mutations.js';
+import { cutTo } from './support/power-cuts.js';
+import { asIago, asUser, badRequestAnswer, type Breakage, caller, eachBreakageFailsItsRule, errorsSucceed, formOf, is, mapEvents, passesUnbroken, rewriteParam, userOfRole, withForm } from './support/power-mutations.js';
 
 const USERS_ADMIN_RULES = ['bots/*', 'api-key/*', 'create-user/*', 'update-user/*', 'reactivate-user/*', 'deactivate-own-user/*'];
 
@@ -69,7 +70,7 @@ const BREAKAGES: readonly Breakage[] = [
   {
     what: 'bot full names are cut to 100 characters instead of refused',
     rule: 'bots/full-name-limits',
-    mutate: rewriteParam('POST', BOTS, 'full_name', (name) => [...name.trim()].slice(0, 100).join('')),
+    mutate: rewriteParam('POST', BOTS, 'full_name', cutTo(100)),
   },
   {
     what: 'a bot may take the full name of an active account',
@@ -156,7 +157,7 @@ const BREAKAGES: readonly Breakage[] = [
   {
     what: 'full names over 100 characters are cut by PATCH /users/{id}',
     rule: 'update-user/full-name',
-    mutate: rewriteParam('PATCH', USER, 'full_name', (name) => (codePoints(name.trim()) > 100 ? [...name.trim()].slice(0, 100).join('') : name)),
+    mutate: rewriteParam('PATCH', USER, 'full_name', cutTo(100)),
   },
   {
     what: 'a moderator may reactivate users',

@@ -12,7 +12,7 @@ import { fetchState } from '../support/channel-fixtures.js';
 import { openStreamAs } from '../support/event-stream.js';
 import { MAX_NAME_LENGTH, nameOfLength } from '../users/bots-support.js';
 import type { Rule } from '../types.js';
-import { ENDPOINT, PATH } from './settings-support.js';
+import { PATH, throwawaySettingsRule } from './settings-support.js';
 
 const SECTION = 'api/update-settings';
 /** Level 78: the answer no longer names the changed values (`ignored_parameters_unsupported` instead). */
@@ -20,79 +20,67 @@ const MODERN_ANSWER_LEVEL = 78;
 
 const meShape = v.object({ full_name: v.string(), email: v.string(), delivery_email: v.optional(v.nullable(v.string())) });
 
-const fullName: Rule = {
+const fullName = throwawaySettingsRule({
   id: 'settings/full-name',
   title: 'a user renames itself: 100 characters after stripping are stored stripped (GET /users/me, and a realm_user update to another member); 101 characters, a blank name and a forbidden character answer 400 BAD_REQUEST and leave the name',
-  endpoint: ENDPOINT,
   section: SECTION,
   levels: { min: MODERN_ANSWER_LEVEL },
-  writes: true,
-  needs: ['admin', 'second-member', 'throwaway-user'],
-  async run(ctx) {
-    const realm = await fetchState(ctx.as('admin'), ['realm']);
-    if (realm.realm_name_changes_disabled === true || realm.server_name_changes_disabled === true) return ctx.skip('name changes are disabled on this realm or server (the real server ignores them silently)');
-    const { identity, client } = await ctx.throwawayUser();
-    const watcher = await openStreamAs(ctx, 'second-member', ['realm_user']);
-    const name = nameOfLength(ctx.name('self'), MAX_NAME_LENGTH);
-    expectSuccess(await client.patch(PATH, { full_name: ` ${name}  ` }), { ignored: [] });
-    const read = async () => {
-      const me = await client.get('/users/me');
-      return expectShape(expectSuccess(me), meShape, 'body', me).full_name;
-    };
-    expectEqual(await read(), name, 'full_name of GET /users/me after the change');
-    await watcher.next((e) => e.type === 'realm_user' && e.op === 'update' && (e.person as { user_id?: unknown }).user_id === identity.userId && (e.person as { full_name?: unknown }).full_name === name, 'realm_user update full_name to another member');
-    for (const [what, value] of [['101 characters', nameOfLength(ctx.name('self'), MAX_NAME_LENGTH + 1)], ['a blank name', '   '], ['a @', `${ctx.name('self')} @x`]] as const) {
-      const reply = await client.patch(PATH, { full_name: value });
-      check(reply.status === 400 && reply.body?.code === 'BAD_REQUEST', `full_name with ${what} should answer 400 BAD_REQUEST; got HTTP ${reply.status}`, reply);
-    }
-    expectEqual(await read(), name, 'full_name after the refused names');
-  },
-};
+  needs: ['admin', 'second-member'],
+}, async (ctx, { identity, client }) => {
+  const realm = await fetchState(ctx.as('admin'), ['realm']);
+  if (realm.realm_name_changes_disabled === true || realm.server_name_changes_disabled === true) return ctx.skip('name changes are disabled on this realm or server (the real server ignores them silently)');
+  const watcher = await openStreamAs(ctx, 'second-member', ['realm_user']);
+  const name = nameOfLength(ctx.name('self'), MAX_NAME_LENGTH);
+  expectSuccess(await client.patch(PATH, { full_name: ` ${name}  ` }), { ignored: [] });
+  const read = async () => {
+    const me = await client.get('/users/me');
+    return expectShape(expectSuccess(me), meShape, 'body', me).full_name;
+  };
+  expectEqual(await read(), name, 'full_name of GET /users/me after the change');
+  await watcher.next((e) => e.type === 'realm_user' && e.op === 'update' && (e.person as { user_id?: unknown }).user_id === identity.userId && (e.person as { full_name?: unknown }).full_name === name, 'realm_user update full_name to another member');
+  for (const [what, value] of [['101 characters', nameOfLength(ctx.name('self'), MAX_NAME_LENGTH + 1)], ['a blank name', '   '], ['a @', `${ctx.name('self')} @x`]] as const) {
+    const reply = await client.patch(PATH, { full_name: value });
+    check(reply.status === 400 && reply.body?.code === 'BAD_REQUEST', `full_name with ${what} should answer 400 BAD_REQUEST; got HTTP ${reply.status}`, reply);
+  }
+  expectEqual(await read(), name, 'full_name after the refused names');
+});
 
-const password: Rule = {
+const password = throwawaySettingsRule({
   id: 'settings/password-change',
   title: 'a wrong old_password answers 400 BAD_REQUEST and the old password still logs in; the right one changes the password: the new one logs in (POST /fetch_api_key), the old one gets 401',
-  endpoint: ENDPOINT,
   section: `${SECTION}; 4.6`,
   levels: { min: MODERN_ANSWER_LEVEL },
-  writes: true,
-  needs: ['throwaway-user', 'email-auth'],
-  async run(ctx) {
-    const user = await ctx.throwawayUser();
-    const next = `${randomBytes(18).toString('base64url')}-Bb2?`;
-    const login = (pass: string) => ctx.anonymous.post('/fetch_api_key', { username: user.identity.email, password: pass });
-    expectError(await user.client.patch(PATH, { old_password: `${user.password}-wrong`, new_password: next }), { status: 400, code: 'BAD_REQUEST' });
-    expectSuccess(await login(user.password));
-    expectSuccess(await user.client.patch(PATH, { old_password: user.password, new_password: next }), { ignored: [] });
-    const fresh = await login(next);
-    expectEqual(expectSuccess(fresh).api_key, user.identity.apiKey, 'api_key fetched with the new password', fresh);
-    expectError(await login(user.password), { status: 401, code: 'AUTHENTICATION_FAILED' });
-  },
-};
+  needs: ['email-auth'],
+}, async (ctx, user) => {
+  const next = `${randomBytes(18).toString('base64url')}-Bb2?`;
+  const login = (pass: string) => ctx.anonymous.post('/fetch_api_key', { username: user.identity.email, password: pass });
+  expectError(await user.client.patch(PATH, { old_password: `${user.password}-wrong`, new_password: next }), { status: 400, code: 'BAD_REQUEST' });
+  expectSuccess(await login(user.password));
+  expectSuccess(await user.client.patch(PATH, { old_password: user.password, new_password: next }), { ignored: [] });
+  const fresh = await login(next);
+  expectEqual(expectSuccess(fresh).api_key, user.identity.apiKey, 'api_key fetched with the new password', fresh);
+  expectError(await login(user.password), { status: 401, code: 'AUTHENTICATION_FAILED' });
+});
 
-const email: Rule = {
+const email = throwawaySettingsRule({
   id: 'settings/email-change-awaits-confirmation',
   title: 'the current address is accepted as no change; an invalid address and one another account uses answer 400 BAD_REQUEST; a new address is accepted but the address stays as it was until the mailed confirmation is followed',
-  endpoint: ENDPOINT,
   section: `${SECTION}; help/change-your-email-address`,
   levels: { min: MODERN_ANSWER_LEVEL },
-  writes: true,
-  needs: ['admin', 'second-member', 'throwaway-user'],
-  async run(ctx) {
-    const realm = await fetchState(ctx.as('admin'), ['realm']);
-    if (realm.realm_email_changes_disabled === true) return ctx.skip('email changes are disabled in this realm');
-    const { identity, client } = await ctx.throwawayUser();
-    expectSuccess(await client.patch(PATH, { email: identity.email }), { ignored: [] });
-    for (const [what, address] of [['an invalid address', `${ctx.name('nowhere')}-at-nowhere`], ["another account's address", ctx.identity('second-member').email]] as const) {
-      const reply = await client.patch(PATH, { email: address });
-      check(reply.status === 400 && reply.body?.code === 'BAD_REQUEST', `${what} should answer 400 BAD_REQUEST; got HTTP ${reply.status}`, reply);
-    }
-    const domain = identity.email.split('@')[1] ?? 'example.com';
-    expectSuccess(await client.patch(PATH, { email: `${ctx.name('moved')}@${domain}` }), { ignored: [] });
-    const me = await client.get('/users/me');
-    const shown = expectShape(expectSuccess(me), meShape, 'body', me);
-    expectEqual((shown.delivery_email ?? shown.email).toLowerCase(), identity.email.toLowerCase(), 'the address before the confirmation is followed', me);
-  },
-};
+  needs: ['admin', 'second-member'],
+}, async (ctx, { identity, client }) => {
+  const realm = await fetchState(ctx.as('admin'), ['realm']);
+  if (realm.realm_email_changes_disabled === true) return ctx.skip('email changes are disabled in this realm');
+  expectSuccess(await client.patch(PATH, { email: identity.email }), { ignored: [] });
+  for (const [what, address] of [['an invalid address', `${ctx.name('nowhere')}-at-nowhere`], ["another account's address", ctx.identity('second-member').email]] as const) {
+    const reply = await client.patch(PATH, { email: address });
+    check(reply.status === 400 && reply.body?.code === 'BAD_REQUEST', `${what} should answer 400 BAD_REQUEST; got HTTP ${reply.status}`, reply);
+  }
+  const domain = identity.email.split('@')[1] ?? 'example.com';
+  expectSuccess(await client.patch(PATH, { email: `${ctx.name('moved')}@${domain}` }), { ignored: [] });
+  const me = await client.get('/users/me');
+  const shown = expectShape(expectSuccess(me), meShape, 'body', me);
+  expectEqual((shown.delivery_email ?? shown.email).toLowerCase(), identity.email.toLowerCase(), 'the address before the confirmation is followed', me);
+});
 
 export const rules: readonly Rule[] = [fullName, password, email];

@@ -11,7 +11,8 @@ import { expectEqual } from '../../expect/assert.js';
 import { homeViewSettings } from '../realm/user-settings-defaults-values.js';
 import { SETTINGS, type SettingValue, settingsAt, valuesAt, wireOf } from '../realm/user-settings-catalog.js';
 import { ownSettings } from '../support/state-fetch.js';
-import type { RuleContext } from '../types.js';
+import { fixtureRule, type RuleHeader } from '../support/rule-factory.js';
+import type { Rule, RuleContext, ThrowawayUser } from '../types.js';
 
 export const PATH = '/settings';
 export const ENDPOINT = 'PATCH /settings';
@@ -123,4 +124,9 @@ export function restoreLater(ctx: RuleContext, who: IdentityName, original: Json
     const wrong = pairs.filter(([name]) => JSON.stringify(now[name]) !== JSON.stringify(original[name])).map(([name]) => `${name} (now ${JSON.stringify(now[name])}, was ${JSON.stringify(original[name])})`);
     if (wrong.length > 0) throw new Error(`settings of ${who} left changed after the restore: ${wrong.join(', ')}`);
   });
+}
+
+/** A `PATCH /settings` rule on a throwaway user's own settings (from level 89 unless the header says otherwise). */
+export function throwawaySettingsRule(header: RuleHeader, body: (ctx: RuleContext, user: ThrowawayUser) => Promise<void>): Rule {
+  return fixtureRule(header, { endpoint: ENDPOINT, levels: { min: USER_SETTINGS_LEVEL }, writes: true, needs: ['throwaway-user'] }, (ctx) => ctx.throwawayUser(), body);
 }

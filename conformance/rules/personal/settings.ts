@@ -13,55 +13,43 @@ import { changeableSettingsAt, type SettingValue, wireOf } from '../realm/user-s
 import { openStreamAs } from '../support/event-stream.js';
 import { ownSettings } from '../support/state-fetch.js';
 import type { Rule } from '../types.js';
-import { batches, ENDPOINT, expectApplied, PATH, refusedValues, RESERVED_NAMES, restoreLater, USER_SETTINGS_LEVEL, valueLists } from './settings-support.js';
+import { batches, ENDPOINT, expectApplied, PATH, refusedValues, RESERVED_NAMES, restoreLater, throwawaySettingsRule, USER_SETTINGS_LEVEL, valueLists } from './settings-support.js';
 
 const SECTION = 'api/update-settings';
 /** Level 78: the answer reports ignored parameters. */
 const IGNORED_REPORTED_LEVEL = 78;
 
-const everyValue: Rule = {
+const everyValue = throwawaySettingsRule({
   id: 'settings/every-value-applied',
   title: "every allowed value of every personal setting of the level (the sounds, emoji sets, languages and time zones the server offers included) is accepted and read back from the user's own settings, on every run",
-  endpoint: ENDPOINT,
   section: `${SECTION}; api/register-queue#user_settings`,
-  levels: { min: USER_SETTINGS_LEVEL },
-  writes: true,
-  needs: ['throwaway-user'],
-  async run(ctx) {
-    const { client } = await ctx.throwawayUser();
-    const lists = valueLists(ctx.featureLevel, await ownSettings(client));
-    for (const changes of batches(lists)) {
-      expectSuccess(await client.patch(PATH, changes.map(([name, value]) => [name, wireOf(value)] as const)), { ignored: [] });
-      await expectApplied(client, changes, 'after the change');
-    }
-    for (const zone of ['Europe/Berlin', 'America/New_York']) {
-      expectSuccess(await client.patch(PATH, { timezone: zone }), { ignored: [] });
-      const me = await client.get('/users/me');
-      expectEqual(expectShape(expectSuccess(me), v.object({ timezone: v.string() }), 'body', me).timezone, zone, 'timezone of GET /users/me', me);
-    }
-  },
-};
+}, async (ctx, { client }) => {
+  const lists = valueLists(ctx.featureLevel, await ownSettings(client));
+  for (const changes of batches(lists)) {
+    expectSuccess(await client.patch(PATH, changes.map(([name, value]) => [name, wireOf(value)] as const)), { ignored: [] });
+    await expectApplied(client, changes, 'after the change');
+  }
+  for (const zone of ['Europe/Berlin', 'America/New_York']) {
+    expectSuccess(await client.patch(PATH, { timezone: zone }), { ignored: [] });
+    const me = await client.get('/users/me');
+    expectEqual(expectShape(expectSuccess(me), v.object({ timezone: v.string() }), 'body', me).timezone, zone, 'timezone of GET /users/me', me);
+  }
+});
 
-const refused: Rule = {
+const refused = throwawaySettingsRule({
   id: 'settings/invalid-values-refused',
   title: 'a value outside each setting\'s list (a non-boolean, the next integer, a capitalised choice, the batching period at 0 s and a week and a second, unknown sounds, languages, emoji sets and time zones) answers 400 BAD_REQUEST and the settings read back unchanged',
-  endpoint: ENDPOINT,
   section: SECTION,
-  levels: { min: USER_SETTINGS_LEVEL },
-  writes: true,
-  needs: ['throwaway-user'],
-  async run(ctx) {
-    const { client } = await ctx.throwawayUser();
-    const before = await ownSettings(client);
-    const cases = refusedValues(ctx.featureLevel);
-    for (const { name, wire, why } of cases) {
-      const reply = await client.patch(PATH, [[name, wire]]);
-      check(reply.status === 400 && reply.body?.code === 'BAD_REQUEST', `${name}=${JSON.stringify(wire)} (${why}) should answer 400 BAD_REQUEST; got HTTP ${reply.status} ${String(reply.body?.code ?? '')}`, reply);
-    }
-    const after = await ownSettings(client);
-    for (const name of new Set(cases.map((c) => c.name))) expectEqual(after[name], before[name], `user_settings.${name} after the refused values`);
-  },
-};
+}, async (ctx, { client }) => {
+  const before = await ownSettings(client);
+  const cases = refusedValues(ctx.featureLevel);
+  for (const { name, wire, why } of cases) {
+    const reply = await client.patch(PATH, [[name, wire]]);
+    check(reply.status === 400 && reply.body?.code === 'BAD_REQUEST', `${name}=${JSON.stringify(wire)} (${why}) should answer 400 BAD_REQUEST; got HTTP ${reply.status} ${String(reply.body?.code ?? '')}`, reply);
+  }
+  const after = await ownSettings(client);
+  for (const name of new Set(cases.map((c) => c.name))) expectEqual(after[name], before[name], `user_settings.${name} after the refused values`);
+});
 
 const events: Rule = {
   id: 'settings/user-settings-events',

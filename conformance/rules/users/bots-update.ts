@@ -7,8 +7,11 @@
 import { check, expectEqual, expectError, expectShape, expectSuccess } from '../../expect/assert.js';
 import { v } from '../../expect/shape.js';
 import { runChannel } from '../support/message-fixtures.js';
-import { BOT_ROLE_LEVEL, BOT_TYPE, botName, listedBot, MAX_NAME_LENGTH, nameOfLength, ownedBotRule, realmBot, userView } from './bots-support.js';
-import type { Rule } from '../types.js';
+import type { ApiClient } from '../../client/api-client.js';
+import type { IdentityName } from '../../credentials/types.js';
+import { type RuleHeader } from '../support/rule-factory.js';
+import { BOT_ROLE_LEVEL, BOT_TYPE, type BotFixture, botName, listedBot, MAX_NAME_LENGTH, nameOfLength, ownedBotRule, realmBot, userView } from './bots-support.js';
+import type { Rule, RuleContext } from '../types.js';
 
 const SECTION = 'api/update-bot';
 
@@ -20,15 +23,23 @@ const answerShape = v.object({
   default_all_public_streams: v.bool(),
 });
 
-const fullName = ownedBotRule({
+/** What a `PATCH /bots/{bot_id}` rule starts from: the bot, its creator's client and the bot's path. */
+interface PatchFixture extends BotFixture {
+  readonly client: ApiClient;
+  readonly path: string;
+}
+
+/** A `PATCH /bots/{bot_id}` rule on a bot the run created (see `ownedBotRule`). */
+function patchBotRule(header: RuleHeader & { readonly creators?: readonly IdentityName[] }, body: (ctx: RuleContext, fixture: PatchFixture) => Promise<void>, extra: Readonly<Record<string, unknown>> = {}): Rule {
+  return ownedBotRule({ endpoint: 'PATCH /bots/{bot_id}', ...header }, (ctx, fixture) => body(ctx, { ...fixture, client: ctx.as(fixture.owner), path: `/bots/${fixture.bot.userId}` }), extra);
+}
+
+const fullName = patchBotRule({
   id: 'bots/update-full-name',
   creators: ['second-member', 'admin'],
   title: "the owner renames a bot (100 characters accepted, answered and listed by GET /bots); 101 characters and another active account's name answer 400 BAD_REQUEST and leave the name; the unchanged name is accepted",
-  endpoint: 'PATCH /bots/{bot_id}',
   section: SECTION,
-}, async (ctx, { owner, bot }) => {
-  const client = ctx.as(owner);
-  const path = `/bots/${bot.userId}`;
+}, async (ctx, { owner, bot, client, path }) => {
   const longest = nameOfLength(botName(ctx), MAX_NAME_LENGTH);
   const reply = await client.patch(path, { full_name: longest });
   expectEqual(expectShape(expectSuccess(reply), answerShape, 'body', reply).full_name, longest, 'full_name answered', reply);
@@ -43,15 +54,12 @@ const fullName = ownedBotRule({
   expectEqual(user.full_name, longest, 'full_name after the refused renames', read);
 });
 
-const defaultChannels = ownedBotRule({
+const defaultChannels = patchBotRule({
   id: 'bots/update-default-channels',
   creators: ['second-member', 'admin'],
   title: 'the default sending and events channels take a readable channel by name and "" clears them, default_all_public_streams takes a JSON boolean, each answered and listed by GET /bots; an unknown channel name or a non-boolean answers 400 BAD_REQUEST',
-  endpoint: 'PATCH /bots/{bot_id}',
   section: SECTION,
-}, async (ctx, { owner, bot }) => {
-  const client = ctx.as(owner);
-  const path = `/bots/${bot.userId}`;
+}, async (ctx, { owner, bot, client, path }) => {
   const channel = await runChannel(ctx);
   const rounds: ReadonlyArray<readonly [Record<string, unknown>, string | null, boolean]> = [
     [{ default_sending_stream: channel.name, default_events_register_stream: channel.name, default_all_public_streams: true }, channel.name, true],
@@ -70,15 +78,13 @@ const defaultChannels = ownedBotRule({
   }
 });
 
-const owner = ownedBotRule({
+const owner = patchBotRule({
   id: 'bots/update-owner',
   title: "bot_owner_id hands a bot to another member: GET /users/{id} names the new owner, whose GET /bots lists it while the previous owner's does not; an unknown user and a bot as owner answer 400 BAD_REQUEST",
-  endpoint: 'PATCH /bots/{bot_id}',
   section: SECTION,
   needs: ['second-member'],
-}, async (ctx, { owner: previous, bot }) => {
+}, async (ctx, { owner: previous, bot, path }) => {
   const admin = ctx.as('admin');
-  const path = `/bots/${bot.userId}`;
   for (const ownerId of [2_147_483_000, bot.userId]) expectError(await admin.patch(path, { bot_owner_id: ownerId }), { status: 400, code: 'BAD_REQUEST' });
   const next = ctx.identity('second-member');
   expectSuccess(await ctx.as(previous).patch(path, { bot_owner_id: next.userId }));
@@ -90,20 +96,18 @@ const owner = ownedBotRule({
   check(theirs.bot === undefined, "the previous owner's GET /bots still lists the bot", theirs.reply);
 });
 
-const role = ownedBotRule({
+const role = patchBotRule({
   id: 'bots/update-role',
   title: "an administrator changes a bot's role (read back in GET /users/{id}); the owning member is refused with 400 UNAUTHORIZED_PRINCIPAL, an administrator who is not an owner gets the same for the owner role, and a role outside 100/200/300/400/600 (150) is 400 BAD_REQUEST (level 130)",
-  endpoint: 'PATCH /bots/{bot_id}',
   section: `${SECTION}; changelog 130`,
   levels: { min: BOT_ROLE_LEVEL },
-}, async (ctx, { owner: creator, bot }) => {
+}, async (ctx, { owner: creator, bot, client, path }) => {
   const admin = ctx.as('admin');
-  const path = `/bots/${bot.userId}`;
   const readRole = async () => {
     const me = await bot.client.get('/users/me');
     return expectShape(expectSuccess(me), v.object({ role: v.optional(v.int()) }), 'body', me).role;
   };
-  if (ctx.identity(creator).role === 'member') expectError(await ctx.as(creator).patch(path, { role: 300 }), { status: 400, code: 'UNAUTHORIZED_PRINCIPAL' });
+  if (ctx.identity(creator).role === 'member') expectError(await client.patch(path, { role: 300 }), { status: 400, code: 'UNAUTHORIZED_PRINCIPAL' });
   if (ctx.identity('admin').role !== 'owner') expectError(await admin.patch(path, { role: 100 }), { status: 400, code: 'UNAUTHORIZED_PRINCIPAL' });
   expectError(await admin.patch(path, { role: 150 }), { status: 400, code: 'BAD_REQUEST' });
   expectEqual(await readRole(), 400, 'role of the bot after the refused changes');
@@ -116,15 +120,12 @@ const role = ownedBotRule({
 const PAYLOAD_URL = 'https://example.com/conformance-hook';
 const NEW_URL = 'https://example.org/conformance-hook/v2';
 
-const service = ownedBotRule({
+const service = patchBotRule({
   id: 'bots/update-outgoing-webhook-service',
   creators: ['second-member', 'admin'],
   title: "service_payload_url (a JSON-encoded URL) and service_interface change an outgoing webhook bot's service, answered and read back in realm_bots; a URL that is not one and an interface other than 1 or 2 answer 400 BAD_REQUEST",
-  endpoint: 'PATCH /bots/{bot_id}',
   section: SECTION,
-}, async (ctx, { owner: creator, bot }) => {
-  const client = ctx.as(creator);
-  const path = `/bots/${bot.userId}`;
+}, async (ctx, { bot, client, path }) => {
   const reply = await client.patch(path, { service_payload_url: JSON.stringify(NEW_URL), service_interface: 2 });
   const body = expectShape(expectSuccess(reply), v.object({ service_payload_url: v.string(), service_interface: v.int() }), 'body', reply);
   expectEqual([body.service_payload_url, body.service_interface], [NEW_URL, 2], 'service_payload_url and service_interface answered', reply);
