@@ -20,6 +20,15 @@ import { rules as userTopics } from './personal/user-topics.js';
 import { rules as userTopicsTransitions } from './personal/user-topics-transitions.js';
 import { rules as markTopicAsRead } from './messages/mark-topic-as-read.js';
 import { rules as markTopicAsReadScope } from './messages/mark-topic-as-read-scope.js';
+import { rules as reactions } from './messages/reactions.js';
+import { rules as reactionsEvents } from './messages/reactions-events.js';
+import { rules as messageFlags } from './messages/message-flags.js';
+import { rules as messageFlagsEvents } from './messages/message-flags-events.js';
+import { rules as messageFlagsNarrow } from './messages/message-flags-narrow.js';
+import { rules as messageFlagsMark } from './messages/message-flags-mark.js';
+import { rules as messageFlagsMarkScope } from './messages/message-flags-mark-scope.js';
+import { rules as unread } from './messages/unread.js';
+import { rules as readReceipts } from './messages/read-receipts.js';
 import { rules as deactivateUser } from './users/deactivate-user.js';
 import type { Rule } from './types.js';
 import { rules as userGroups } from './groups/user-groups.js';
@@ -98,6 +107,15 @@ const RULE_FILES: ReadonlyArray<readonly Rule[]> = [
   userTopicsTransitions,
   markTopicAsRead,
   markTopicAsReadScope,
+  reactions,
+  reactionsEvents,
+  messageFlags,
+  messageFlagsEvents,
+  messageFlagsNarrow,
+  messageFlagsMark,
+  messageFlagsMarkScope,
+  unread,
+  readReceipts,
   deactivateUser,
   deactivateUserRoles,
   linkifiers,
