@@ -76,6 +76,22 @@ import { rules as remindersSharp } from './personal/reminders-sharp.js';
 import { rules as reportMessageSharp } from './messages/report-message-sharp.js';
 import { rules as typingSharp } from './messages/typing-sharp.js';
 import { rules as userStatusSharp } from './users/user-status-sharp.js';
+import { rules as bots } from './users/bots.js';
+import { rules as botsRoles } from './users/bots-roles.js';
+import { rules as botsUpdate } from './users/bots-update.js';
+import { rules as botsKeys } from './users/bots-keys.js';
+import { rules as botsEvents } from './users/bots-events.js';
+import { rules as createUser } from './users/create-user.js';
+import { rules as updateUser } from './users/update-user.js';
+import { rules as reactivateUser } from './users/reactivate-user.js';
+import { rules as deactivateOwnUser } from './users/deactivate-own-user.js';
+import { rules as alertWords } from './personal/alert-words.js';
+import { rules as mutedUsers } from './personal/muted-users.js';
+import { rules as savedSnippets } from './personal/saved-snippets.js';
+import { rules as legacyPush } from './personal/legacy-push.js';
+import { rules as settings } from './personal/settings.js';
+import { rules as settingsAccount } from './personal/settings-account.js';
+import { rules as presenceTargets } from './users/presence-targets.js';
 const RULE_FILES: ReadonlyArray<readonly Rule[]> = [
   conventions,
   auth,
@@ -149,6 +165,22 @@ const RULE_FILES: ReadonlyArray<readonly Rule[]> = [
   userGroupSubgroups,
   linkifiersChanges,
   linkifiersEvents,
+  bots,
+  botsRoles,
+  botsUpdate,
+  botsKeys,
+  botsEvents,
+  createUser,
+  updateUser,
+  reactivateUser,
+  deactivateOwnUser,
+  alertWords,
+  mutedUsers,
+  savedSnippets,
+  legacyPush,
+  settings,
+  settingsAccount,
+  presenceTargets,
 ];
 
 const ID_FORMAT = /^[a-z0-9]+(?:-[a-z0-9]+)*(?:\/[a-z0-9]+(?:-[a-z0-9]+)*)+$/;
