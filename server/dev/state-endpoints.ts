@@ -9,12 +9,22 @@
 import { isValidFeatureLevel, MAX_FEATURE_LEVEL, MIN_FEATURE_LEVEL } from '../../lib/features.js';
 import { restoreWorld, snapshotWorld } from '../../lib/state/world-snapshot.js';
 import type { World } from '../../lib/state/world.js';
+import type { ApiRequest } from '../app/request.js';
 import { jsonResponse } from '../app/respond.js';
 import type { DevControl, DevRoute } from './control.js';
 import { DevRequestError, devSuccess, jsonBody } from './dev-json.js';
 
 function refuse(problem: string): never {
   throw new DevRequestError(400, `the state cannot be imported: ${problem}; the state was left as it is`, { problems: [problem] });
+}
+
+/** The request body as JSON, or a 400 in the import's terms. */
+function documentOf(request: ApiRequest): unknown {
+  try {
+    return jsonBody(request);
+  } catch (error) {
+    refuse((error as Error).message);
+  }
 }
 
 /** The world the document describes, or a 400 naming what is wrong with it. */
@@ -38,7 +48,7 @@ export const stateRoutes: readonly DevRoute[] = [
     methods: {
       GET: (_request, control) => jsonResponse(200, snapshotWorld(control.app().world), { 'Content-Disposition': 'attachment; filename="chat-state.json"' }),
       PUT: (request, control) => {
-        const world = importedWorld(jsonBody(request), control);
+        const world = importedWorld(documentOf(request), control);
         control.replaceWorld(world);
         return devSuccess({ feature_level: world.featureLevel, users: world.users.size, channels: world.streams.size, messages: world.messages.size });
       },

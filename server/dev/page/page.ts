@@ -16,7 +16,8 @@ const hash = (text: string): string => `'sha256-${createHash('sha256').update(te
 export const PAGE_HTML = [
   '<!doctype html>',
   '<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">',
-  '<title>chat-server</title>',
+  // An empty icon, so the browser does not ask the API for /favicon.ico.
+  '<title>chat-server</title><link rel="icon" href="data:,">',
   `<style>${PAGE_STYLE}</style></head>`,
   `<body>${PAGE_BODY}`,
   `<script>${PAGE_SCRIPT}</script></body></html>`,
