@@ -38,21 +38,31 @@ export type ActivityEntry = RequestEntry | EventEntry;
 const SHOWN_RECIPIENTS = 20;
 
 /** The email of Basic credentials (who the log says made the request), or '-'. */
-export function claimedUser(request: ApiRequest): string {
-  const match = /^Basic\s+([A-Za-z0-9+/=]{1,4096})$/i.exec(request.headers.get('authorization') ?? '');
+export function claimedUser(authorization: string | undefined): string {
+  const match = /^Basic\s+([A-Za-z0-9+/=]{1,4096})$/i.exec(authorization ?? '');
   if (!match?.[1]) return '-';
   const decoded = Buffer.from(match[1], 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
   return colon > 0 ? decoded.slice(0, colon) : '-';
 }
 
+/** A request as recorded: the credentials are decoded only when the log is read. */
+interface StoredRequest extends Omit<RequestEntry, 'user'> {
+  readonly authorization: string | undefined;
+}
+
+type Stored = StoredRequest | EventEntry;
+
 export class ActivityLog {
-  private readonly entries: ActivityEntry[] = [];
+  /** A ring: entry `seq` sits at `seq % capacity`, so recording costs the same however full it is. */
+  private readonly ring: Array<Stored | undefined>;
   private seq = 0;
   private unsubscribe: (() => void) | undefined;
   private watched: World | undefined;
 
-  constructor(readonly capacity = 500) {}
+  constructor(readonly capacity = 500) {
+    this.ring = new Array<Stored | undefined>(capacity);
+  }
 
   /** Listens to `world`'s events (and stops listening to the previous world's). */
   watch(world: World): void {
@@ -63,26 +73,27 @@ export class ActivityLog {
   }
 
   recordRequest(request: ApiRequest, response: ApiResponse, ms: number, fault: string | undefined): void {
+    const seq = ++this.seq;
     const { method, path } = request;
-    this.push({ seq: 0, kind: 'request', at: Date.now(), method, path: path.slice(0, 500), status: response.status, user: claimedUser(request), ms: Math.round(ms * 10) / 10, fault: fault ?? null });
+    this.ring[seq % this.capacity] = { seq, kind: 'request', at: Date.now(), method, path, status: response.status, authorization: request.headers.get('authorization'), ms, fault: fault ?? null };
   }
 
   private recordEvent(event: ChatEvent, recipients: Recipients): void {
+    const seq = ++this.seq;
     const op = typeof event.op === 'string' ? event.op : null;
     const ids = Array.isArray(recipients) ? (recipients as readonly number[]) : undefined;
-    this.push({ seq: 0, kind: 'event', at: Date.now(), type: event.type, op, user_ids: ids ? ids.slice(0, SHOWN_RECIPIENTS) : null, user_count: ids ? ids.length : null });
-  }
-
-  private push(entry: ActivityEntry): void {
-    this.seq += 1;
-    this.entries.push({ ...entry, seq: this.seq });
-    if (this.entries.length > this.capacity) this.entries.splice(0, this.entries.length - this.capacity);
+    this.ring[seq % this.capacity] = { seq, kind: 'event', at: Date.now(), type: event.type, op, user_ids: ids ? ids.slice(0, SHOWN_RECIPIENTS) : null, user_count: ids ? ids.length : null };
   }
 
   /** Entries numbered above `after`, oldest first, at most `limit` (the newest ones). */
   since(after: number, limit: number): { entries: readonly ActivityEntry[]; lastSeq: number } {
-    const newer = this.entries.filter((entry) => entry.seq > after);
-    return { entries: newer.slice(Math.max(0, newer.length - limit)), lastSeq: this.seq };
+    const first = Math.max(after + 1, this.seq - this.capacity + 1, this.seq - limit + 1, 1);
+    const entries: ActivityEntry[] = [];
+    for (let seq = first; seq <= this.seq; seq += 1) {
+      const stored = this.ring[seq % this.capacity];
+      if (stored?.seq === seq) entries.push(stored.kind === 'event' ? stored : shown(stored));
+    }
+    return { entries, lastSeq: this.seq };
   }
 
   stop(): void {
@@ -90,4 +101,10 @@ export class ActivityLog {
     this.unsubscribe = undefined;
     this.watched = undefined;
   }
+}
+
+/** A recorded request as the log shows it. */
+function shown(stored: StoredRequest): RequestEntry {
+  const { authorization, ...rest } = stored;
+  return { ...rest, path: rest.path.slice(0, 500), user: claimedUser(authorization), ms: Math.round(rest.ms * 10) / 10 };
 }

@@ -74,7 +74,7 @@ export function devFront(currentApp: () => ChatApp, options: DevFrontOptions): (
     const response = cors ? { ...answered, headers: { ...answered.headers, ...corsHeaders(request) } } : answered;
     const ms = performance.now() - started;
     if (dev && !isDevRequest(request)) dev.activity.recordRequest(request, response, ms, response.headers[FAULT_HEADER]);
-    log?.(`${new Date().toISOString()} ${request.method} ${request.path} ${response.status} ${claimedUser(request)} ${ms.toFixed(1)}ms`);
+    log?.(`${new Date().toISOString()} ${request.method} ${request.path} ${response.status} ${claimedUser(request.headers.get('authorization'))} ${ms.toFixed(1)}ms`);
     return response;
   };
   return (request) => {
