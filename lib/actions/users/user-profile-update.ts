@@ -3,6 +3,7 @@
  * administrator changes another user's full name, role and custom profile fields.
  */
 import { badRequest, mustBeAdministrator, mustBeOwner } from '../../errors.js';
+import { parseFieldData } from '../../input/profile-field-data.js';
 import type { CustomProfileField } from '../../entities/realm-records.js';
 import { isAdministrator, isOwner, ROLE, type Role, type User } from '../../entities/user.js';
 import { accessAudience, checkFullName, isLastHumanOwner } from '../../queries/users/users-admin.js';
@@ -56,6 +57,8 @@ export function validateFieldValue(world: World, field: CustomProfileField, valu
     throw badRequest(`${field.name} is not a date`);
   }
   if (field.type === 5 && !/^https?:\/\/[^\s/$.?#][^\s]*$/i.test(value)) throw badRequest(`${field.name} is not a URL`);
+  // `validate_select_field`: the value is one of the choices' keys.
+  if (field.type === 3 && !parseFieldData(field.fieldData).has(value)) throw badRequest(`'${value}' is not a valid choice for '${field.name}'.`);
   return value;
 }
 
