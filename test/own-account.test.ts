@@ -32,6 +32,7 @@ const invalid: ReadonlyArray<readonly [string, unknown, string]> = [
   ['an unknown field', [{ id: 99, value: 'x' }], 'Field id 99 not found.'],
   ['a short text over 50 characters', [{ id: 1, value: 'x'.repeat(51) }], 'Phone number is too long (limit: 50 characters)'],
   ['a date that is not one', [{ id: 5, value: '2020-13-45' }], 'Birthday is not a date'],
+  ['a day the month does not have', [{ id: 5, value: '2001-02-30' }], 'Birthday is not a date'],
   ['a link that is not a URL', [{ id: 6, value: 'not a url' }], 'Favorite website is not a URL'],
   ['an unknown user in a user field', [{ id: 7, value: [9999] }], 'Invalid user ID: 9999'],
   ['a user list for a text field', [{ id: 1, value: [1] }], 'Phone number is not a string'],

@@ -54,6 +54,10 @@ import { rules as remindersSharp } from './personal/reminders-sharp.js';
 import { rules as reportMessageSharp } from './messages/report-message-sharp.js';
 import { rules as typingSharp } from './messages/typing-sharp.js';
 import { rules as userStatusSharp } from './users/user-status-sharp.js';
+import { rules as profileFields } from './realm/profile-fields.js';
+import { rules as profileFieldsChanges } from './realm/profile-fields-changes.js';
+import { rules as profileData } from './realm/profile-data.js';
+import { rules as realmEmoji } from './realm/realm-emoji.js';
 const RULE_FILES: ReadonlyArray<readonly Rule[]> = [
   conventions,
   auth,
@@ -105,6 +109,10 @@ const RULE_FILES: ReadonlyArray<readonly Rule[]> = [
   userGroupSubgroups,
   linkifiersChanges,
   linkifiersEvents,
+  profileFields,
+  profileFieldsChanges,
+  profileData,
+  realmEmoji,
 ];
 
 const ID_FORMAT = /^[a-z0-9]+(?:-[a-z0-9]+)*(?:\/[a-z0-9]+(?:-[a-z0-9]+)*)+$/;

@@ -1,0 +1,86 @@
+/**
+ * Checks the organization rules share (custom profile fields, emoji, playgrounds, invitations,
+ * group updates, realm settings, exports): event queues that close with the rule, waiting for
+ * one matching event or proving that none came before a sentinel, and the refusals of the
+ * real server's permission decorators.
+ */
+import type { ApiClient, JsonObject, Reply } from '../../client/api-client.js';
+import type { IdentityName } from '../../credentials/types.js';
+import { check, expectEqual, fail } from '../../expect/assert.js';
+import type { RuleContext } from '../types.js';
+import { type EventQueue, openQueue } from './channel-fixtures.js';
+import { EVENT_DEADLINE_MS, eventsBeforeSentinel, pollUntil } from './event-waits.js';
+
+/** A queue of `who` for `types`, deleted when the rule ends. */
+export async function ruleQueue(ctx: RuleContext, who: IdentityName, types: readonly string[], capabilities: Readonly<Record<string, boolean>> = {}): Promise<EventQueue> {
+  const queue = await openQueue(ctx.as(who), types, capabilities);
+  ctx.cleanup(`delete the ${who}'s event queue`, () => queue.close());
+  return queue;
+}
+
+/**
+ * The first event `matches` accepts (earlier events, delivered late, are passed over); fails
+ * naming `what` when none arrives before the deadline.
+ */
+export async function awaitEvent(queue: EventQueue, matches: (event: JsonObject) => boolean, what: string): Promise<JsonObject> {
+  const received = await pollUntil(queue, (events) => events.some(matches));
+  const found = received.find(matches);
+  if (found === undefined) {
+    const types = [...new Set(received.map((event) => `${String(event.type)}${event.op === undefined ? '' : `/${String(event.op)}`}`))];
+    fail(`no event showing ${what} arrived within ${EVENT_DEADLINE_MS / 1000} s (received: ${types.join(', ') || 'nothing'})`);
+  }
+  return found;
+}
+
+/**
+ * Proves that no event `unwanted` accepts reached the queue before the sentinel that `send`
+ * causes (events reach a queue in the order they were sent).
+ */
+export async function expectNoEventBefore(
+  queue: EventQueue,
+  unwanted: (event: JsonObject) => boolean,
+  sentinel: { readonly send: () => Promise<void>; readonly is: (event: JsonObject) => boolean; readonly what: string },
+  why: string,
+): Promise<void> {
+  const early = await eventsBeforeSentinel(queue, sentinel.send, sentinel.is, sentinel.what);
+  expectEqual(early.filter(unwanted), [], `events after ${why}`);
+}
+
+/**
+ * The refusal of an action reserved to administrators or owners: HTTP 400, `UNAUTHORIZED_PRINCIPAL`
+ * (the real server's `OrganizationAdministratorRequiredError` and `OrganizationOwnerRequiredError`)
+ * or `BAD_REQUEST` (older servers, and checks that raise a plain error).
+ */
+export function expectPrivilegeRefused(reply: Reply, what: string): void {
+  const code = reply.body?.code;
+  check(
+    reply.status === 400 && reply.body?.result === 'error' && (code === 'UNAUTHORIZED_PRINCIPAL' || code === 'BAD_REQUEST'),
+    `${what} should be refused with HTTP 400 UNAUTHORIZED_PRINCIPAL or BAD_REQUEST; answered HTTP ${reply.status} ${String(code ?? '')}`,
+    reply,
+  );
+}
+
+/** Success when `allowed`, else the privilege refusal; says who did what in the failure. */
+export function expectPrivileged(reply: Reply, allowed: boolean, what: string): void {
+  if (allowed) check(reply.status === 200, `${what} should be allowed; answered HTTP ${reply.status} ${String(reply.body?.code ?? '')}`, reply);
+  else expectPrivilegeRefused(reply, what);
+}
+
+/** A draft of `client` whose `drafts` event marks a point in its queues; deleted afterwards. */
+export function draftSentinel(client: ApiClient, label: string): { readonly send: () => Promise<void>; readonly is: (event: JsonObject) => boolean; readonly what: string; readonly remove: () => Promise<void> } {
+  const content = `${label} sentinel ${Date.now().toString(36)}`;
+  let id: number | undefined;
+  return {
+    what: `a draft saved by the queue's owner (${label})`,
+    async send() {
+      const reply = await client.post('/drafts', { drafts: [{ type: '', to: [], topic: '', content }] });
+      const ids = reply.body?.ids;
+      check(reply.status === 200 && Array.isArray(ids) && typeof ids[0] === 'number', 'saving the sentinel draft failed', reply);
+      id = ids[0] as number;
+    },
+    is: (event) => event.type === 'drafts' && event.op === 'add' && JSON.stringify(event.drafts ?? []).includes(JSON.stringify(content)),
+    async remove() {
+      if (id !== undefined) await client.delete(`/drafts/${id}`);
+    },
+  };
+}
