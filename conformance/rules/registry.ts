@@ -58,6 +58,9 @@ import { rules as profileFields } from './realm/profile-fields.js';
 import { rules as profileFieldsChanges } from './realm/profile-fields-changes.js';
 import { rules as profileData } from './realm/profile-data.js';
 import { rules as realmEmoji } from './realm/realm-emoji.js';
+import { rules as playgrounds } from './realm/playgrounds.js';
+import { rules as invites } from './realm/invites.js';
+import { rules as invitesRoles } from './realm/invites-roles.js';
 const RULE_FILES: ReadonlyArray<readonly Rule[]> = [
   conventions,
   auth,
@@ -113,6 +116,9 @@ const RULE_FILES: ReadonlyArray<readonly Rule[]> = [
   profileFieldsChanges,
   profileData,
   realmEmoji,
+  playgrounds,
+  invites,
+  invitesRoles,
 ];
 
 const ID_FORMAT = /^[a-z0-9]+(?:-[a-z0-9]+)*(?:\/[a-z0-9]+(?:-[a-z0-9]+)*)+$/;
