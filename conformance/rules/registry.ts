@@ -61,6 +61,10 @@ import { rules as realmEmoji } from './realm/realm-emoji.js';
 import { rules as playgrounds } from './realm/playgrounds.js';
 import { rules as invites } from './realm/invites.js';
 import { rules as invitesRoles } from './realm/invites-roles.js';
+import { rules as userGroupUpdate } from './groups/user-group-update.js';
+import { rules as userGroupUpdateSettings } from './groups/user-group-update-settings.js';
+import { rules as realmSettings } from './realm/realm-settings.js';
+import { rules as exports } from './realm/exports.js';
 const RULE_FILES: ReadonlyArray<readonly Rule[]> = [
   conventions,
   auth,
@@ -119,6 +123,10 @@ const RULE_FILES: ReadonlyArray<readonly Rule[]> = [
   playgrounds,
   invites,
   invitesRoles,
+  userGroupUpdate,
+  userGroupUpdateSettings,
+  realmSettings,
+  exports,
 ];
 
 const ID_FORMAT = /^[a-z0-9]+(?:-[a-z0-9]+)*(?:\/[a-z0-9]+(?:-[a-z0-9]+)*)+$/;
