@@ -28,21 +28,22 @@ const settingsNewOld: Rule = {
     const admin = ctx.as('admin');
     const groups = new RuleGroups(ctx);
     const { id } = await groups.create(admin, [['name', ctx.name('settings')]]);
-    const system = await systemGroups(admin);
+    const reader = ctx.as('member');
+    const system = await systemGroups(reader);
     const moderators = system.get('role:moderators');
     const administrators = system.get('role:administrators');
     check(moderators !== undefined && administrators !== undefined, 'the system groups role:moderators and role:administrators are not listed');
     const queue = await ruleQueue(ctx, 'member', ['user_group']);
     const path = `/user_groups/${id}`;
     for (const spec of GROUP_SETTINGS.filter((setting) => ctx.featureLevel >= setting.since)) {
-      const current = (await groupById(admin, id))[spec.name];
+      const current = (await groupById(reader, id))[spec.name];
       const next = current === moderators ? administrators : moderators;
       const stale = current === administrators ? moderators : administrators;
       const mismatch = await admin.patch(path, [[spec.name, { new: next, old: stale === next ? { direct_members: [ctx.identity('member').userId], direct_subgroups: [] } : stale }]]);
       expectError(mismatch, { status: 400, code: 'EXPECTATION_MISMATCH' });
-      expectEqual((await groupById(admin, id))[spec.name], current, `${spec.name} after a change with a stale old value`);
+      expectEqual((await groupById(reader, id))[spec.name], current, `${spec.name} after a change with a stale old value`);
       expectSuccess(await admin.patch(path, [[spec.name, { new: next, old: current }]]));
-      expectEqual((await groupById(admin, id))[spec.name], next, `${spec.name} after the change`);
+      expectEqual((await groupById(reader, id))[spec.name], next, `${spec.name} after the change`);
       await awaitEvent(queue, isGroupUpdate(id, spec.name, next), `the change of ${spec.name}`);
     }
     expectError(await admin.patch(path, [['can_mention_group', moderators]]), { status: 400, code: 'BAD_REQUEST' });

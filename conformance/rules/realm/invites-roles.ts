@@ -52,13 +52,13 @@ const inviteAsByRole: Rule = {
       for (const role of Object.values(INVITE_AS)) {
         const email = invites.address();
         const allowed = mayAct(may, who) && mayInviteAs(who, role);
-        const sent = expectInviteOutcome(ctx, await invites.send(ctx.as(who), [email], [['invite_as', role]]), allowed, tooNew, `the ${who} inviting as role ${role}`);
+        const sent = expectInviteOutcome(ctx, await invites.send(who, [email], [['invite_as', role]]), allowed, tooNew, `the ${who} inviting as role ${role}`);
         if (sent) expected.set(email, { by: ctx.identity(who).userId, as: role });
         else refused.push(email);
       }
     }
     const email = invites.address();
-    expectError(await invites.send(ctx.as('guest'), [email]), { status: 400, code: 'BAD_REQUEST' });
+    expectError(await invites.send('guest', [email]), { status: 400, code: 'BAD_REQUEST' });
     refused.push(email);
     const listed = new Map((await listInvites(admin)).filter((invite) => !invite.is_multiuse).map((invite) => [invite.email ?? '', invite]));
     for (const [address, want] of expected) expectEqual([listed.get(address)?.invited_by_user_id, listed.get(address)?.invited_as], [want.by, want.as], `inviter and role of ${address}`);
@@ -82,22 +82,22 @@ const linksByRole: Rule = {
       for (const role of [INVITE_AS.MEMBER, INVITE_AS.ADMIN]) {
         const client = ctx.as(who);
         const allowed = mayAct(may, who) && mayInviteAs(who, role);
-        const reply = await invites.link(client, [['invite_as', role]]);
+        const reply = await invites.link(who, [['invite_as', role]]);
         expectPrivileged(reply, allowed, `the ${who} creating a link for role ${role}`);
         if (!allowed) continue;
-        const link = await linkFor(admin, String(reply.body?.invite_link));
+        const link = await linkFor(client, String(reply.body?.invite_link));
         check(link !== undefined && link.invited_by_user_id === ctx.identity(who).userId, `the ${who}'s link is not listed with the ${who} as inviter`);
         expectSuccess(await client.delete(`/invites/multiuse/${link.id}`));
       }
     }
-    expectError(await invites.link(ctx.as('guest')), { status: 400, code: 'BAD_REQUEST' });
+    expectError(await invites.link('guest'), { status: 400, code: 'BAD_REQUEST' });
   },
 };
 
 /** An invitation by `who` as `role` (undefined when the target refuses it). */
 async function invitationBy(ctx: RuleContext, invites: RuleInvites, who: IdentityName, role: number): Promise<ApiInvite | undefined> {
   const email = invites.address();
-  const reply = await invites.send(ctx.as(who), [email], [['invite_as', role]]);
+  const reply = await invites.send(who, [email], [['invite_as', role]]);
   if (reply.status !== 200) return undefined;
   return invitationFor(ctx.as('admin'), email);
 }

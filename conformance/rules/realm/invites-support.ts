@@ -5,7 +5,7 @@
  * learnt once per run from a throwaway user's address. Each invitation expires within an hour
  * (a day before level 126) and is revoked when its rule ends.
  */
-import type { ApiClient, JsonObject, Reply } from '../../client/api-client.js';
+import type { ApiClient, Reply } from '../../client/api-client.js';
 import type { CleanupContext } from '../../cleanup.js';
 import type { IdentityName } from '../../credentials/types.js';
 import { expectShape, expectSuccess } from '../../expect/assert.js';
@@ -54,32 +54,39 @@ export function inviteDomain(ctx: RuleContext): Promise<string> {
   });
 }
 
-/** Invitations a rule sent; every one still listed is revoked when the rule ends. */
+/**
+ * Invitations a rule sent; every one still listed is revoked when the rule ends, by its inviter
+ * (who may always revoke their own), so the cleanup spends no one identity's request budget.
+ */
 export class RuleInvites {
-  private readonly emails = new Set<string>();
-  private readonly links = new Set<string>();
+  /** Address or link, by inviter. */
+  private readonly sent = new Map<IdentityName, Set<string>>();
 
   constructor(private readonly ctx: RuleContext, private readonly domain: string) {
-    ctx.cleanup('revoke the rule\'s invitations', (c) => revokeAll(c, this.emails, this.links));
+    ctx.cleanup('revoke the rule\'s invitations', (c) => revokeAll(c, this.sent));
   }
 
   /** A fresh address at the run's domain. */
   address(): string {
-    const email = `${this.ctx.name('invitee')}@${this.domain}`;
-    this.emails.add(email);
-    return email;
+    return `${this.ctx.name('invitee')}@${this.domain}`;
   }
 
-  /** `POST /invites` as `client` for `emails` (joined by commas), no channels, expiring soon, with `extra` parameters. */
-  send(client: ApiClient, emails: readonly string[], extra: ReadonlyArray<readonly [string, unknown]> = []): Promise<Reply> {
-    for (const email of emails) if (email.includes('@')) this.emails.add(email);
-    return client.post('/invites', [['invitee_emails', emails.join(',')], ['stream_ids', []], shortExpiry(this.ctx.featureLevel), ...extra]);
+  private record(who: IdentityName, key: string): void {
+    const keys = this.sent.get(who) ?? new Set<string>();
+    keys.add(key);
+    this.sent.set(who, keys);
   }
 
-  /** `POST /invites/multiuse` as `client`; the link is recorded for the cleanup. */
-  async link(client: ApiClient, extra: ReadonlyArray<readonly [string, unknown]> = []): Promise<Reply> {
-    const reply = await client.post('/invites/multiuse', [shortExpiry(this.ctx.featureLevel), ...extra]);
-    if (typeof reply.body?.invite_link === 'string') this.links.add(reply.body.invite_link);
+  /** `POST /invites` as `who` for `emails` (joined by commas), no channels, expiring soon, with `extra` parameters. */
+  send(who: IdentityName, emails: readonly string[], extra: ReadonlyArray<readonly [string, unknown]> = []): Promise<Reply> {
+    for (const email of emails) if (email.includes('@')) this.record(who, email);
+    return this.ctx.as(who).post('/invites', [['invitee_emails', emails.join(',')], ['stream_ids', []], shortExpiry(this.ctx.featureLevel), ...extra]);
+  }
+
+  /** `POST /invites/multiuse` as `who`; the link is recorded for the cleanup. */
+  async link(who: IdentityName, extra: ReadonlyArray<readonly [string, unknown]> = []): Promise<Reply> {
+    const reply = await this.ctx.as(who).post('/invites/multiuse', [shortExpiry(this.ctx.featureLevel), ...extra]);
+    if (typeof reply.body?.invite_link === 'string') this.record(who, reply.body.invite_link);
     return reply;
   }
 }
@@ -90,26 +97,16 @@ export const invitationFor = async (client: ApiClient, email: string): Promise<A
 /** The listed reusable link `url`, as `client` sees the listing. */
 export const linkFor = async (client: ApiClient, url: string): Promise<ApiInvite | undefined> => (await listInvites(client)).find((invite) => invite.is_multiuse && invite.link_url === url);
 
-async function revokeAll(c: CleanupContext, emails: ReadonlySet<string>, links: ReadonlySet<string>): Promise<void> {
-  if (emails.size === 0 && links.size === 0) return;
-  const clients: ApiClient[] = [];
-  for (const who of ['admin', 'owner'] as const) {
-    try {
-      clients.push(c.as(who));
-    } catch {
-      // The run lacks this identity.
-    }
-  }
-  const admin = clients[0];
-  if (!admin) return;
+async function revokeAll(c: CleanupContext, sent: ReadonlyMap<IdentityName, ReadonlySet<string>>): Promise<void> {
   const left: string[] = [];
-  for (const invite of await listInvites(admin)) {
-    const ours = invite.is_multiuse ? links.has(invite.link_url ?? '') : emails.has(invite.email ?? '');
-    if (!ours) continue;
-    const path = invite.is_multiuse ? `/invites/multiuse/${invite.id}` : `/invites/${invite.id}`;
-    let done = false;
-    for (const client of clients) if ((done = (await client.delete(path)).status === 200)) break;
-    if (!done) left.push(invite.email ?? invite.link_url ?? String(invite.id));
+  for (const [who, keys] of sent) {
+    const client = c.as(who);
+    for (const invite of await listInvites(client)) {
+      const key = invite.is_multiuse ? invite.link_url : invite.email;
+      if (key === undefined || !keys.has(key)) continue;
+      const path = invite.is_multiuse ? `/invites/multiuse/${invite.id}` : `/invites/${invite.id}`;
+      if ((await client.delete(path)).status !== 200) left.push(key);
+    }
   }
   if (left.length > 0) throw new Error(`invitations left unrevoked (they expire within a day): ${left.join(', ')}`);
 }
@@ -120,11 +117,10 @@ async function revokeAll(c: CleanupContext, emails: ReadonlySet<string>, links: 
  * less than `INVITES_MIN_USER_AGE_DAYS` (3 by default, configurable) days ago. A week is allowed.
  */
 export async function mayBeTooNew(ctx: RuleContext, who: IdentityName): Promise<boolean> {
-  const admin = ctx.as('admin');
-  const state = await realmState(admin);
-  if (state.realm_invite_required === true) return false;
-  const reply = await admin.get(`/users/${ctx.identity(who).userId}`);
-  const joined = Date.parse(String((expectSuccess(reply).user as JsonObject | undefined)?.date_joined ?? ''));
+  const client = ctx.as(who);
+  if ((await realmState(client)).realm_invite_required === true) return false;
+  const reply = await client.get('/users/me');
+  const joined = Date.parse(String(expectSuccess(reply).date_joined ?? ''));
   return !Number.isFinite(joined) || Date.now() - joined < 7 * 24 * 3600 * 1000;
 }
 

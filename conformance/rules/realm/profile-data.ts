@@ -33,7 +33,7 @@ const valuesByType = profileFieldRule({
   endpoint: 'PATCH /users/me/profile_data',
   section: SECTION,
   needs: ['member', 'second-member'],
-}, async (ctx, { fields }) => {
+}, async (ctx, { fields, reader }) => {
   const ids = await fieldPerType(fields, (label) => ctx.name(label), ctx.featureLevel);
   const member = ctx.as('member');
   const me = ctx.identity('member').userId;
@@ -77,9 +77,9 @@ const valuesByType = profileFieldRule({
   expectError(await member.patch(PATH, { data: [{ id: short, value: 5 }] }), { status: 400, code: 'BAD_REQUEST' });
   expectError(await member.patch(PATH, { data: [{ id: short, value: 'batch' }, { id: date, value: 'not a date' }] }), { status: 400, code: 'BAD_REQUEST' });
   expectError(await member.patch(PATH, { data: [{ id: Math.max(...ids.values()) + 1_000_000, value: 'x' }] }), { status: 400, code: 'BAD_REQUEST' });
-  const values = await profileValues(member, me);
+  const values = await profileValues(reader, me);
   for (const [id, value] of stored) expectEqual(valueOf(values.get(id)), value, `the member's value of field ${id} (the last accepted one)`);
-});
+}, 'admin');
 
 const isUpdateOf = (userId: number, fieldId: number) => (event: JsonObject): boolean => {
   const person = event.person as JsonObject | undefined;
@@ -115,7 +115,7 @@ const updateEvent = profileFieldRule({
   expectSuccess(await member.delete(PATH, { data: [date] }));
   const cleared = ((await awaitEvent(queue, (event) => isUpdateOf(me, date)(event) && ((event.person as JsonObject).custom_profile_field as JsonObject).value === null, 'the cleared date')).person as JsonObject).custom_profile_field as JsonObject;
   expectEqual(cleared.value, null, 'value of the clearing event');
-});
+}, 'admin');
 
 const removal = profileFieldRule({
   id: 'profile-data/delete-clears-values',
@@ -123,7 +123,7 @@ const removal = profileFieldRule({
   endpoint: 'DELETE /users/me/profile_data',
   section: 'api/remove-user-custom-profile-data',
   needs: ['member'],
-}, async (ctx, { fields }) => {
+}, async (ctx, { fields, reader }) => {
   const first = await fields.create(fieldParams(ctx.name('pf-first'), FIELD_TYPE.SHORT_TEXT));
   const second = await fields.create(fieldParams(ctx.name('pf-second'), FIELD_TYPE.SHORT_TEXT));
   const empty = await fields.create(fieldParams(ctx.name('pf-empty'), FIELD_TYPE.SHORT_TEXT));
@@ -131,12 +131,12 @@ const removal = profileFieldRule({
   const me = ctx.identity('member').userId;
   expectSuccess(await member.patch(PATH, { data: [{ id: first, value: 'one' }, { id: second, value: 'two' }] }));
   expectSuccess(await member.delete(PATH, { data: [first, empty] }));
-  let values = await profileValues(member, me);
+  let values = await profileValues(reader, me);
   expectEqual([valueOf(values.get(first)) ?? null, valueOf(values.get(second))], [null, 'two'], 'the values after clearing the first field (and the empty one)');
   expectError(await member.delete(PATH, { data: [Math.max(first, second, empty) + 1_000_000] }), { status: 400, code: 'BAD_REQUEST' });
-  values = await profileValues(member, me);
+  values = await profileValues(reader, me);
   expectEqual(valueOf(values.get(second)), 'two', 'the second value after the refused request');
-});
+}, 'admin');
 
 const notEditable = profileFieldRule({
   id: 'profile-data/not-editable-refused-to-members',
@@ -145,7 +145,7 @@ const notEditable = profileFieldRule({
   section: `${SECTION}; api/update-custom-profile-field`,
   levels: { min: FIELD_LEVELS.EDITABLE_BY_USER },
   needs: ['member'],
-}, async (ctx, { admin, fields }) => {
+}, async (ctx, { admin, fields, reader }) => {
   const id = await fields.create(fieldParams(ctx.name('pf-locked'), FIELD_TYPE.SHORT_TEXT));
   const member = ctx.as('member');
   const me = ctx.identity('member').userId;
@@ -153,9 +153,9 @@ const notEditable = profileFieldRule({
   expectSuccess(await admin.patch(`/realm/profile_fields/${id}`, { editable_by_user: false }));
   expectError(await member.patch(PATH, { data: [{ id, value: 'after' }] }), { status: 400, code: 'BAD_REQUEST' });
   expectError(await member.delete(PATH, { data: [id] }), { status: 400, code: 'BAD_REQUEST' });
-  expectEqual(valueOf((await profileValues(member, me)).get(id)), 'before', 'the member\'s value of the locked field');
+  expectEqual(valueOf((await profileValues(reader, me)).get(id)), 'before', 'the member\'s value of the locked field');
   expectSuccess(await admin.patch(PATH, { data: [{ id, value: 'set by an administrator' }] }));
   expectEqual(valueOf((await profileValues(admin, ctx.identity('admin').userId)).get(id)), 'set by an administrator', 'the administrator\'s own value of the locked field');
-});
+}, 'admin');
 
 export const rules: readonly Rule[] = [valuesByType, updateEvent, removal, notEditable];

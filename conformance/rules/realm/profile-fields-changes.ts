@@ -27,7 +27,7 @@ import {
 
 const UPDATE = 'PATCH /realm/profile_fields/{field_id}';
 const field = (path: string) => `${FIELDS_PATH}/${path}`;
-const at = async (admin: ApiClient, id: number): Promise<ApiField | undefined> => (await listFields(admin)).find((entry) => entry.id === id);
+const at = async (client: ApiClient, id: number): Promise<ApiField | undefined> => (await listFields(client)).find((entry) => entry.id === id);
 
 const onlyWhatIsSent = profileFieldRule({
   id: 'profile-fields/update-changes-only-what-is-sent',
@@ -35,13 +35,13 @@ const onlyWhatIsSent = profileFieldRule({
   endpoint: UPDATE,
   section: 'api/update-custom-profile-field',
   levels: { min: FIELD_LEVELS.PATCH_KEEPS },
-}, async (ctx, { admin, fields }) => {
+}, async (ctx, { admin, fields, reader }) => {
   const original = Object.fromEntries(choices(['a', 'Alpha'], ['b', 'Beta']));
   const id = await fields.create(fieldParams(ctx.name('pf'), FIELD_TYPE.SELECT, [['hint', 'first hint'], ['field_data', original]]));
   const other = await fields.create(fieldParams(ctx.name('pf-other'), FIELD_TYPE.SHORT_TEXT));
-  let expected = { name: (await at(admin, id))?.name, hint: 'first hint', type: FIELD_TYPE.SELECT, data: original as unknown, required: false, editable: true };
+  let expected = { name: (await at(reader, id))?.name, hint: 'first hint', type: FIELD_TYPE.SELECT, data: original as unknown, required: false, editable: true };
   const readBack = async (after: string) => {
-    const now = await at(admin, id);
+    const now = await at(reader, id);
     const seen = { name: now?.name, hint: now?.hint, type: now?.type, data: now ? fieldData(now) : undefined, required: now?.required ?? false, editable: now?.editable_by_user ?? true };
     expectEqual(seen, expected, `the field after ${after}`);
   };
@@ -57,7 +57,7 @@ const onlyWhatIsSent = profileFieldRule({
     expected = { ...expected, ...effect, ...(typeof params.name === 'string' ? { name: params.name } : {}) };
     await readBack(what);
   }
-  const otherName = (await at(admin, other))?.name;
+  const otherName = (await at(reader, other))?.name;
   for (const [what, params] of [
     ['the label of another field', { name: otherName }],
     [`a name of ${NAME_MAX + 1} characters`, { name: 'n'.repeat(NAME_MAX + 1) }],
@@ -71,9 +71,9 @@ const onlyWhatIsSent = profileFieldRule({
 });
 
 /** Waits for the `custom_profile_fields` event that `reflects` the change and compares it with the listing. */
-async function expectFieldsEvent(queue: EventQueue, admin: ApiClient, change: string, reflects: (fields: readonly ApiField[]) => boolean): Promise<void> {
+async function expectFieldsEvent(queue: EventQueue, reader: ApiClient, change: string, reflects: (fields: readonly ApiField[]) => boolean): Promise<void> {
   const event = await awaitEvent(queue, (candidate) => candidate.type === 'custom_profile_fields' && Array.isArray(candidate.fields) && reflects(candidate.fields as unknown as ApiField[]), change);
-  expectEqual(event.fields, await listFields(admin), `the fields of the custom_profile_fields event after ${change} (the ordered list GET /realm/profile_fields gives)`);
+  expectEqual(event.fields, await listFields(reader), `the fields of the custom_profile_fields event after ${change} (the ordered list GET /realm/profile_fields gives)`);
 }
 
 const ids = (list: readonly ApiField[]) => list.map((entry) => entry.id);
@@ -84,29 +84,29 @@ const reorder = profileFieldRule({
   endpoint: 'PATCH /realm/profile_fields',
   section: 'api/reorder-custom-profile-fields',
   needs: ['member'],
-}, async (ctx, { admin, fields }) => {
+}, async (ctx, { admin, fields, reader }) => {
   const queue = await ruleQueue(ctx, 'member', ['custom_profile_fields']);
   const ours: number[] = [];
   for (const label of ['pf-a', 'pf-b', 'pf-c']) {
     const id = await fields.create(fieldParams(ctx.name(label), FIELD_TYPE.SHORT_TEXT));
     ours.push(id);
-    await expectFieldsEvent(queue, admin, `the creation of field ${id}`, (list) => ids(list).includes(id));
+    await expectFieldsEvent(queue, reader, `the creation of field ${id}`, (list) => ids(list).includes(id));
   }
-  const current = ids(await listFields(admin));
+  const current = ids(await listFields(reader));
   // Ours reversed in the places they hold; every other field keeps its place.
   const places = ours.map((id) => current.indexOf(id));
   const wanted = [...current];
   places.forEach((place, index) => (wanted[place] = ours[ours.length - 1 - index] as number));
   expectSuccess(await admin.patch(FIELDS_PATH, { order: wanted }));
-  expectEqual(ids(await listFields(admin)), wanted, 'GET /realm/profile_fields after the reorder');
-  await expectFieldsEvent(queue, admin, 'the reorder', (list) => JSON.stringify(ids(list)) === JSON.stringify(wanted));
+  expectEqual(ids(await listFields(reader)), wanted, 'GET /realm/profile_fields after the reorder');
+  await expectFieldsEvent(queue, reader, 'the reorder', (list) => JSON.stringify(ids(list)) === JSON.stringify(wanted));
   const { body: registered } = await registerState(ctx.as('member'), ['custom_profile_fields']);
   expectEqual(ids((registered.custom_profile_fields ?? []) as unknown as ApiField[]), wanted, 'custom_profile_fields of POST /register after the reorder');
   expectError(await admin.patch(FIELDS_PATH, { order: wanted.filter((id) => id !== ours[1]) }), { status: 400, code: 'BAD_REQUEST' });
-  expectEqual(ids(await listFields(admin)), wanted, 'the order after an order missing a field');
+  expectEqual(ids(await listFields(reader)), wanted, 'the order after an order missing a field');
   const back = [...wanted].reverse();
   expectSuccess(await admin.patch(FIELDS_PATH, { order: [...back, Math.max(...back) + 1_000_000] }));
-  expectEqual(ids(await listFields(admin)), back, 'the order after a reorder naming an unknown ID too');
+  expectEqual(ids(await listFields(reader)), back, 'the order after a reorder naming an unknown ID too');
 });
 
 const remove = profileFieldRule({
@@ -115,14 +115,14 @@ const remove = profileFieldRule({
   endpoint: 'DELETE /realm/profile_fields/{field_id}',
   section: 'api/delete-custom-profile-field',
   needs: ['member'],
-}, async (ctx, { admin, fields }) => {
+}, async (ctx, { admin, fields, reader }) => {
   const queue = await ruleQueue(ctx, 'member', ['custom_profile_fields']);
   const id = await fields.create(fieldParams(ctx.name('pf'), FIELD_TYPE.SHORT_TEXT));
   const member = ctx.as('member');
   expectSuccess(await member.patch('/users/me/profile_data', { data: [{ id, value: 'a value' }] }));
   expectSuccess(await admin.delete(field(String(id))));
-  check((await at(admin, id)) === undefined, `field ${id} is still listed after its deletion`);
-  await expectFieldsEvent(queue, admin, `the deletion of field ${id}`, (list) => !ids(list).includes(id));
+  check((await at(reader, id)) === undefined, `field ${id} is still listed after its deletion`);
+  await expectFieldsEvent(queue, reader, `the deletion of field ${id}`, (list) => !ids(list).includes(id));
   const profile = await member.get(`/users/${ctx.identity('member').userId}`, { include_custom_profile_fields: true });
   const data = (expectSuccess(profile).user as JsonObject | undefined)?.profile_data as JsonObject | undefined;
   check(data === undefined || !Object.prototype.hasOwnProperty.call(data, String(id)), `the member's profile_data still holds the deleted field ${id}`, profile);
@@ -134,7 +134,7 @@ async function clearOthersSummary(ctx: RuleContext, admin: ApiClient, fields: Ru
   const shown = before.filter((entry) => entry.display_in_profile_summary === true).map((entry) => entry.id);
   if (shown.length === 0) return;
   ctx.cleanup('show the other fields in the profile summary again', async (c) => {
-    const client = c.as('admin');
+    const client = c.as('owner');
     // Ours first: the cap would refuse the others while ours are shown.
     for (const id of fields.ids) await client.delete(field(String(id)));
     for (const id of shown) {
@@ -151,10 +151,10 @@ const summaryCap = profileFieldRule({
   endpoint: 'POST /realm/profile_fields',
   section: 'api/create-custom-profile-field',
   levels: { min: FIELD_LEVELS.SUMMARY },
-}, async (ctx, { admin, fields, before }) => {
+}, async (ctx, { admin, fields, before, reader }) => {
   // Others' flags can be cleared without touching the rest of them from level 252 only.
   if (ctx.featureLevel >= FIELD_LEVELS.PATCH_KEEPS) await clearOthersSummary(ctx, admin, fields, before);
-  const shown = () => listFields(admin).then((list) => list.filter((entry) => entry.display_in_profile_summary === true).length);
+  const shown = () => listFields(reader).then((list) => list.filter((entry) => entry.display_in_profile_summary === true).length);
   const summary = ['display_in_profile_summary', true] as const;
   for (const type of [FIELD_TYPE.LONG_TEXT, FIELD_TYPE.USER]) {
     expectError((await fields.attempt(fieldParams(ctx.name('pf-summary-type'), type, [summary]))).reply, { status: 400, code: 'BAD_REQUEST' });
@@ -168,7 +168,7 @@ const summaryCap = profileFieldRule({
   const plain = await fields.create(fieldParams(ctx.name('pf-plain'), FIELD_TYPE.SHORT_TEXT));
   if (ctx.featureLevel >= FIELD_LEVELS.PATCH_KEEPS) expectError(await admin.patch(field(String(plain)), { display_in_profile_summary: true }), { status: 400, code: 'BAD_REQUEST' });
   expectEqual(await shown(), SUMMARY_MAX, 'fields shown in the summary after the refusals');
-  check((await at(admin, plain))?.display_in_profile_summary === undefined, 'a field not in the summary carries display_in_profile_summary');
+  check((await at(reader, plain))?.display_in_profile_summary === undefined, 'a field not in the summary carries display_in_profile_summary');
 });
 
 export const rules: readonly Rule[] = [onlyWhatIsSent, reorder, remove, summaryCap];

@@ -1,7 +1,8 @@
 /**
  * What the custom profile field rules share (the real server's `custom_profile_fields` API):
  * the field shape, the levels of its parameters, and the skeleton of a realm-wide rule that
- * creates fields as an administrator. Every field a rule creates (tracked by ID; run-tagged
+ * creates fields as an organization owner (an administrator too; the owner's request budget is
+ * the one the run's other rules use least) or as the administrator. Every field a rule creates (tracked by ID; run-tagged
  * names too) is deleted when the rule ends, and the order of the fields that existed before is
  * restored and read back.
  */
@@ -99,9 +100,15 @@ export class RuleFields {
   }
 }
 
+/** Who changes the fields: the owner by default, the administrator where the owner's budget is spent. */
+export type FieldsActor = 'owner' | 'admin';
+
 /** What a profile field rule's body gets. */
 export interface FieldsFixture {
+  /** Who changes the fields (the owner, or the administrator). */
   readonly admin: ApiClient;
+  /** The second member, who reads them back (the list is public; this spares the actor's request budget). */
+  readonly reader: ApiClient;
   readonly fields: RuleFields;
   /** The realm's fields when the rule started, in their order. */
   readonly before: readonly ApiField[];
@@ -112,14 +119,16 @@ export interface FieldsFixture {
  * the fields that were there before and reads it back. The order numbers themselves can only be
  * rewritten as positions (`PATCH /realm/profile_fields` sets each field's `order` to its index).
  */
-export async function removeRuleFields(c: CleanupContext, runTag: string, ids: readonly number[], before: readonly ApiField[]): Promise<void> {
-  const admin = c.as('admin');
+export async function removeRuleFields(c: CleanupContext, actor: FieldsActor, runTag: string, ids: readonly number[], before: readonly ApiField[]): Promise<void> {
+  const admin = c.as(actor);
+  // Listings are public: the second member reads them, sparing the actor's request budget.
+  const reader = c.as('second-member');
   const ours = (listed: readonly ApiField[]) => listed.filter((field) => ids.includes(field.id) || field.name.includes(runTag));
-  for (const field of ours(await listFields(admin))) {
+  for (const field of ours(await listFields(reader))) {
     const reply = await admin.delete(`${FIELDS_PATH}/${field.id}`);
     if (reply.status !== 200) throw new Error(`deleting custom profile field ${field.id} (${field.name}) answered HTTP ${reply.status}; it stays in the realm`);
   }
-  const remaining = await listFields(admin);
+  const remaining = await listFields(reader);
   const left = ours(remaining);
   if (left.length > 0) throw new Error(`custom profile fields left in the realm: ${left.map((field) => field.name).join(', ')}`);
   const wanted = before.map((field) => field.id).filter((id) => remaining.some((field) => field.id === id));
@@ -128,20 +137,21 @@ export async function removeRuleFields(c: CleanupContext, runTag: string, ids: r
   if (JSON.stringify(now) === JSON.stringify([...wanted, ...others])) return;
   const reply = await admin.patch(FIELDS_PATH, { order: [...wanted, ...others] });
   if (reply.status !== 200) throw new Error(`restoring the custom profile field order answered HTTP ${reply.status}; the order stays changed`);
-  const after = (await listFields(admin)).map((field) => field.id);
+  const after = (await listFields(reader)).map((field) => field.id);
   if (JSON.stringify(after) !== JSON.stringify([...wanted, ...others])) throw new Error(`the custom profile field order reads back as ${after.join(', ')}, not ${[...wanted, ...others].join(', ')}`);
 }
 
-/** A realm-wide rule that creates custom profile fields as the administrator. */
-export function profileFieldRule(header: RuleHeader & { readonly endpoint: string }, body: (ctx: RuleContext, fixture: FieldsFixture) => Promise<void>): Rule {
+/** A realm-wide rule that creates custom profile fields as `actor` (the owner unless named). */
+export function profileFieldRule(header: RuleHeader & { readonly endpoint: string }, body: (ctx: RuleContext, fixture: FieldsFixture) => Promise<void>, actor: FieldsActor = 'owner'): Rule {
   const prepare = async (ctx: RuleContext): Promise<FieldsFixture> => {
-    const admin = ctx.as('admin');
-    const before = await listFields(admin);
+    const admin = ctx.as(actor);
+    const reader = ctx.as('second-member');
+    const before = await listFields(reader);
     const fields = new RuleFields(admin);
-    ctx.cleanup('delete the rule\'s custom profile fields and restore the order', (c) => removeRuleFields(c, ctx.runTag, fields.ids, before));
-    return { admin, fields, before };
+    ctx.cleanup('delete the rule\'s custom profile fields and restore the order', (c) => removeRuleFields(c, actor, ctx.runTag, fields.ids, before));
+    return { admin, reader, fields, before };
   };
-  return fixtureRule(header, { endpoint: header.endpoint, writes: true, realmWide: true, needs: ['admin'] }, prepare, body);
+  return fixtureRule(header, { endpoint: header.endpoint, writes: true, realmWide: true, needs: [actor, 'second-member'] }, prepare, body);
 }
 
 /** Creation parameters: a name, a type, and anything else. */

@@ -47,7 +47,7 @@ const everyType = profileFieldRule({
   endpoint: CREATE,
   section: SECTION,
   needs: ['guest'],
-}, async (ctx, { admin, fields, before }) => {
+}, async (ctx, { fields, before, reader }) => {
   const created: Array<{ id: number; name: string; type: number; hint: string; data: unknown }> = [];
   for (const type of typesAt(ctx.featureLevel)) {
     const name = ctx.name(`pf-t${type}`);
@@ -56,7 +56,7 @@ const everyType = profileFieldRule({
     const id = await fields.create(fieldParams(name, type, [['hint', hint], ...(data ? [['field_data', data] as const] : [])]));
     created.push({ id, name, type, hint, data: data ?? {} });
   }
-  const listed = await listFields(admin);
+  const listed = await listFields(reader);
   const positions = listed.map((field) => field.id);
   expectEqual(positions.filter((id) => created.some((field) => field.id === id)), created.map((field) => field.id), 'the new fields in the listing, in creation order');
   const lastBefore = Math.max(-1, ...before.map((field) => positions.indexOf(field.id)));
@@ -90,7 +90,7 @@ const fieldDataRules = profileFieldRule({
   title: 'list choices (at least one, distinct non-blank texts, exactly text and order) and external accounts (a known provider, or custom with one %(username)s) are checked, and unknown field types refused, each with 400 BAD_REQUEST and no field created',
   endpoint: CREATE,
   section: SECTION,
-}, async (ctx, { admin, fields }) => {
+}, async (ctx, { fields, reader }) => {
   const tried: string[] = [];
   const refuse = async (what: string, type: number, data: unknown) => {
     const name = ctx.name('pf-bad');
@@ -101,7 +101,7 @@ const fieldDataRules = profileFieldRule({
   for (const [what, type, data] of BAD_DATA) await refuse(what, type, data);
   for (const type of [0, 9, 99, -1]) await refuse(`field type ${type}`, type, undefined);
   if (ctx.featureLevel < FIELD_LEVELS.PRONOUNS) await refuse('the pronouns type before level 151', FIELD_TYPE.PRONOUNS, undefined);
-  const leaked = (await listFields(admin)).filter((field) => tried.includes(field.name));
+  const leaked = (await listFields(reader)).filter((field) => tried.includes(field.name));
   expectEqual(leaked.map((field) => field.name), [], 'fields created by refused requests');
 });
 
@@ -110,12 +110,12 @@ const nameAndHint = profileFieldRule({
   title: `a name of ${NAME_MAX} code points and a hint of ${HINT_MAX} are accepted, one more of either is refused; names are stripped, blank names and a label another field has are refused (400 BAD_REQUEST)`,
   endpoint: CREATE,
   section: SECTION,
-}, async (ctx, { admin, fields, before }) => {
+}, async (ctx, { fields, before, reader }) => {
   const astral = ['😀', '𝔘'];
   const longName = filledTo(ctx.name('pf'), NAME_MAX, astral);
   const hint = filledTo('hint ', HINT_MAX, ['h', 'é', '日']);
   const id = await fields.create(fieldParams(`  ${longName}  `, FIELD_TYPE.SHORT_TEXT, [['hint', hint]]));
-  const stored = (await listFields(admin)).find((field) => field.id === id);
+  const stored = (await listFields(reader)).find((field) => field.id === id);
   expectEqual([stored?.name, stored?.hint], [longName, hint], `a ${NAME_MAX}-code-point name (sent with spaces around it) and a ${HINT_MAX}-code-point hint as listed`);
   const refusals: Array<[string, string, string]> = [
     [`a name of ${NAME_MAX + 1} code points`, filledTo(ctx.name('pf'), NAME_MAX + 1, astral), ''],
@@ -129,7 +129,7 @@ const nameAndHint = profileFieldRule({
     expectError(reply, { status: 400, code: 'BAD_REQUEST' });
     check(typeof reply.body?.id !== 'number', `${what} created a field`, reply);
   }
-  expectEqual((await listFields(admin)).length, before.length + 1, 'the number of fields after the refusals');
+  expectEqual((await listFields(reader)).length, before.length + 1, 'the number of fields after the refusals');
 });
 
 /** Subtypes of default external accounts, tried in turn (one may already exist on the target). */
@@ -141,18 +141,18 @@ const defaultAccount = profileFieldRule({
   endpoint: CREATE,
   section: SECTION,
   levels: { min: FIELD_LEVELS.PATCH_KEEPS },
-}, async (ctx, { admin, fields }) => {
+}, async (ctx, { admin, fields, reader }) => {
   const sentName = ctx.name('pf-sent-name');
   for (const subtype of DEFAULT_SUBTYPES) {
     const params = fieldParams(sentName, FIELD_TYPE.EXTERNAL_ACCOUNT, [['hint', 'a hint that is dropped'], ['field_data', { subtype }]]);
     const { reply, id } = await fields.attempt(params);
     if (reply.status !== 200 || id === undefined) continue;
-    const field = (await listFields(admin)).find((entry) => entry.id === id) as ApiField;
+    const field = (await listFields(reader)).find((entry) => entry.id === id) as ApiField;
     check(field.name !== sentName && field.name.trim() !== '', `the ${subtype} account kept the sent name ${sentName} instead of its provider's`);
     expectEqual({ hint: field.hint, data: fieldData(field) }, { hint: '', data: { subtype } }, `hint and field_data of the ${subtype} account`);
     expectError((await fields.attempt(params)).reply, { status: 400, code: 'BAD_REQUEST' });
     expectError(await admin.patch(`${FIELDS_PATH}/${id}`, { name: ctx.name('pf-renamed') }), { status: 400, code: 'BAD_REQUEST' });
-    expectEqual((await listFields(admin)).find((entry) => entry.id === id)?.name, field.name, `the ${subtype} account's name after the refused rename`);
+    expectEqual((await listFields(reader)).find((entry) => entry.id === id)?.name, field.name, `the ${subtype} account's name after the refused rename`);
     return;
   }
   ctx.skip(`the target already has (or refuses) every default external account tried (${DEFAULT_SUBTYPES.join(', ')})`);
@@ -164,9 +164,9 @@ const administratorsOnly = profileFieldRule({
   endpoint: CREATE,
   section: `${SECTION}; api/update-custom-profile-field`,
   needs: ['moderator', 'member', 'guest'],
-}, async (ctx, { admin, fields }) => {
+}, async (ctx, { admin, fields, reader }) => {
   const id = await fields.create(fieldParams(ctx.name('pf'), FIELD_TYPE.SHORT_TEXT));
-  const listed = await listFields(admin);
+  const listed = await listFields(reader);
   for (const who of ['moderator', 'member', 'guest'] as const) {
     const client = ctx.as(who);
     const name = ctx.name(`pf-by-${who}`);
@@ -175,7 +175,7 @@ const administratorsOnly = profileFieldRule({
     expectPrivilegeRefused(await client.patch(FIELDS_PATH, { order: [...listed.map((field) => field.id)].reverse() }), `the ${who} reordering the fields`);
     expectPrivilegeRefused(await client.delete(`${FIELDS_PATH}/${id}`), `the ${who} deleting a field`);
   }
-  expectEqual(await listFields(admin), listed, 'the fields after the refused requests');
+  expectEqual(await listFields(reader), listed, 'the fields after the refused requests');
   expectSuccess(await admin.delete(`${FIELDS_PATH}/${id}`));
 });
 
