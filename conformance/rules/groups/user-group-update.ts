@@ -21,7 +21,15 @@ const NAME_MAX = 100;
 
 /** Whether `event` is the `user_group` update of `groupId` whose data carries `field` = `value`. */
 export const isGroupUpdate = (groupId: number, field: string, value: unknown) => (event: JsonObject): boolean =>
-  event.type === 'user_group' && event.op === 'update' && event.group_id === groupId && JSON.stringify((event.data as JsonObject | undefined)?.[field]) === JSON.stringify(value);
+  isUpdateOf(groupId)(event) && JSON.stringify((event.data as JsonObject | undefined)?.[field]) === JSON.stringify(value);
+
+/** Whether `event` is a `user_group` update of `groupId`. */
+const isUpdateOf = (groupId: number) => (event: JsonObject): boolean => event.type === 'user_group' && event.op === 'update' && event.group_id === groupId;
+
+/** The next `user_group` update of the group (the change just made) must carry exactly `data`. */
+async function expectUpdateData(queue: Parameters<typeof awaitEvent>[0], groupId: number, data: JsonObject, what: string): Promise<void> {
+  expectEqual((await awaitEvent(queue, isUpdateOf(groupId), what)).data, data, `data of the user_group update after ${what}`);
+}
 
 const nameAndDescription: Rule = {
   id: 'user-groups/update-name-and-description',
@@ -41,10 +49,10 @@ const nameAndDescription: Rule = {
     const path = `/user_groups/${id}`;
     const description = filledTo('Description: ', 2000, ['d', ' ', 'é', '😀']);
     expectSuccess(await admin.patch(path, { description }));
-    await awaitEvent(queue, isGroupUpdate(id, 'description', description), 'the new description');
+    await expectUpdateData(queue, id, { description }, 'the new description');
     const name = ctx.featureLevel >= NAME_CHECKS_LEVEL ? filledTo(ctx.name('renamed'), NAME_MAX, ['😀', 'n']) : ctx.name('renamed');
     expectSuccess(await admin.patch(path, { name }));
-    await awaitEvent(queue, isGroupUpdate(id, 'name', name), 'the new name');
+    await expectUpdateData(queue, id, { name }, 'the new name');
     const stored = await groupById(reader, id);
     expectEqual([stored.name, stored.description], [name, description], 'name and description after the changes');
     const refusals: Array<[string, Record<string, unknown>]> = [
