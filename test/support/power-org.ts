@@ -2,7 +2,7 @@
  * Breakage builders the organization power tests share: acting as a more privileged role on
  * some writes, and announcing an event to everyone after a successful request.
  */
-import type { ChatEvent } from '../../lib/events/hub.js';
+import type { ChatEvent } from '../../lib/state/event-hub.js';
 import type { ChatApp } from '../../server/app/app.js';
 import type { ApiRequest } from '../../server/app/request.js';
 import type { Mutation } from './conformance.js';
