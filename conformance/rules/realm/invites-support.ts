@@ -78,9 +78,13 @@ export class RuleInvites {
   }
 
   /** `POST /invites` as `who` for `emails` (joined by commas), no channels, expiring soon, with `extra` parameters. */
-  send(who: IdentityName, emails: readonly string[], extra: ReadonlyArray<readonly [string, unknown]> = []): Promise<Reply> {
-    for (const email of emails) if (email.includes('@')) this.record(who, email);
-    return this.ctx.as(who).post('/invites', [['invitee_emails', emails.join(',')], ['stream_ids', []], shortExpiry(this.ctx.featureLevel), ...extra]);
+  async send(who: IdentityName, emails: readonly string[], extra: ReadonlyArray<readonly [string, unknown]> = []): Promise<Reply> {
+    const reply = await this.ctx.as(who).post('/invites', [['invitee_emails', emails.join(',')], ['stream_ids', []], shortExpiry(this.ctx.featureLevel), ...extra]);
+    // A refusal should send nothing; if a target sent some anyway, the administrator (who sees every
+    // invitation) revokes them. A guest, refused, could not even list them.
+    const sender = reply.status === 200 || reply.body?.sent_invitations === true ? who : 'admin';
+    for (const email of emails) if (email.includes('@')) this.record(sender, email);
+    return reply;
   }
 
   /** `POST /invites/multiuse` as `who`; the link is recorded for the cleanup. */

@@ -7,7 +7,7 @@
 import type { JsonObject } from '../../client/api-client.js';
 import { check, expectEqual, expectError, expectShape, expectSuccess } from '../../expect/assert.js';
 import { v } from '../../expect/shape.js';
-import { awaitEvent, draftSentinel, expectNoEventBefore, ruleQueue } from '../support/org-checks.js';
+import { awaitEvent, draftSentinel, expectNoEventBefore, ruleQueue, settleQueue } from '../support/org-checks.js';
 import type { Rule, RuleContext } from '../types.js';
 import { INVITE_AS, INVITE_LEVELS, invitationFailedShape, invitationFor, inviteDomain, linkFor, listInvites, RuleInvites } from './invites-support.js';
 
@@ -128,8 +128,11 @@ const changedEvent: Rule = {
   async run(ctx) {
     const admin = ctx.as('admin');
     const invites = await ruleInvites(ctx);
-    const ownerQueue = await ruleQueue(ctx, 'owner', ['invites_changed']);
+    const ownerQueue = await ruleQueue(ctx, 'owner', ['invites_changed', 'drafts']);
     const memberQueue = await ruleQueue(ctx, 'member', ['invites_changed', 'drafts']);
+    // Late invites_changed events of earlier rules would be taken for this rule's.
+    await settleQueue(ownerQueue, ctx.as('owner'), 'invitations');
+    await settleQueue(memberQueue, ctx.as('member'), 'invitations');
     const email = invites.address();
     expectSuccess(await invites.send('admin', [email]));
     await awaitEvent(ownerQueue, isChange, 'the invitation (to another administrator)');

@@ -118,6 +118,8 @@ const remove = profileFieldRule({
 }, async (ctx, { admin, fields, reader }) => {
   const queue = await ruleQueue(ctx, 'member', ['custom_profile_fields']);
   const id = await fields.create(fieldParams(ctx.name('pf'), FIELD_TYPE.SHORT_TEXT));
+  // Events without the field after its creation's event can only come from its deletion.
+  await expectFieldsEvent(queue, reader, `the creation of field ${id}`, (list) => ids(list).includes(id));
   const member = ctx.as('member');
   expectSuccess(await member.patch('/users/me/profile_data', { data: [{ id, value: 'a value' }] }));
   expectSuccess(await admin.delete(field(String(id))));

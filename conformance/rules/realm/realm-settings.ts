@@ -11,7 +11,7 @@ import type { ApiClient, JsonObject } from '../../client/api-client.js';
 import type { CleanupContext } from '../../cleanup.js';
 import { check, expectAnyError, expectEqual, expectError, expectSuccess } from '../../expect/assert.js';
 import { filledTo } from '../channels/subscribe-support.js';
-import { awaitEvent, expectPrivilegeRefused, ruleQueue } from '../support/org-checks.js';
+import { awaitEvent, expectPrivilegeRefused, ruleQueue, settleQueue } from '../support/org-checks.js';
 import { realmState } from '../support/realm-permissions.js';
 import { fixtureRule } from '../support/rule-factory.js';
 import type { Rule, RuleContext } from '../types.js';
@@ -63,8 +63,12 @@ const valuesApplied = settingsRule({
   id: 'realm-settings/values-applied-and-announced',
   title: `the name (up to ${NAME_MAX} code points), description (up to ${DESCRIPTION_MAX}), default language, read receipts (137) and, for owners, the waiting period are stored, answered ("updated" for text) and sent as realm update events; one more code point and an unknown language are refused with 400 BAD_REQUEST, a negative waiting period with 400`,
   section: SECTION,
+  // The queue is settled with a draft (level 87).
+  levels: { min: 87 },
 }, async (ctx, { owner, before, touch }) => {
-  const queue = await ruleQueue(ctx, 'member', ['realm']);
+  const queue = await ruleQueue(ctx, 'member', ['realm', 'drafts']);
+  // Late realm updates of earlier rules would be taken for this rule's.
+  await settleQueue(queue, ctx.as('member'), 'organization settings');
   const changes: Array<[string, unknown]> = [
     ['name', filledTo(ctx.name('org'), NAME_MAX, ['ö', '😀'])],
     ['description', filledTo(`${ctx.name('description')} `, DESCRIPTION_MAX, ['d', ' ', 'é'])],

@@ -84,3 +84,15 @@ export function draftSentinel(client: ApiClient, label: string): { readonly send
     },
   };
 }
+
+/**
+ * Consumes whatever reached `queue` so far (events of earlier rules a production server delivers
+ * late included): `client`, the queue's owner, saves a draft and the queue is read up to its
+ * event. The queue must take `drafts` events.
+ */
+export async function settleQueue(queue: EventQueue, client: ApiClient, label: string): Promise<void> {
+  const marker = draftSentinel(client, label);
+  await marker.send();
+  await awaitEvent(queue, marker.is, marker.what);
+  await marker.remove();
+}
