@@ -11,7 +11,8 @@ import type { IdentityName } from '../../credentials/types.js';
 import { expectShape, expectSuccess } from '../../expect/assert.js';
 import { type Infer, v } from '../../expect/shape.js';
 import { realmState } from '../support/realm-permissions.js';
-import type { RuleContext } from '../types.js';
+import { fixtureRule, type RuleHeader } from '../support/rule-factory.js';
+import type { Rule, RuleContext } from '../types.js';
 
 export const INVITE_LEVELS = {
   /** `invite_expires_in_minutes` (was `invite_expires_in_days`). */
@@ -134,3 +135,12 @@ export const invitationFailedShape = v.object({
   errors: v.array(v.array(v.unknown())),
   sent_invitations: v.bool(),
 });
+
+/**
+ * A rule that sends invitations (by default `POST /invites`): it needs the throwaway-user opt-in
+ * (for the email domain) and gets the rule's invitations, revoked at its end.
+ */
+export function inviteRule(header: RuleHeader, body: (ctx: RuleContext, invites: RuleInvites) => Promise<void>): Rule {
+  const defaults = { endpoint: 'POST /invites', writes: true, needs: ['admin', 'throwaway-user'] } as const;
+  return fixtureRule(header, defaults, async (ctx) => new RuleInvites(ctx, await inviteDomain(ctx)), body);
+}

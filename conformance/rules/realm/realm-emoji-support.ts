@@ -8,7 +8,8 @@ import type { CleanupContext } from '../../cleanup.js';
 import type { FilePart } from '../../client/encode.js';
 import { expectShape, expectSuccess } from '../../expect/assert.js';
 import { type Infer, v } from '../../expect/shape.js';
-import type { RuleContext } from '../types.js';
+import { fixtureRule, type RuleHeader } from '../support/rule-factory.js';
+import type { Rule, RuleContext } from '../types.js';
 
 /** A 1x1 PNG (what the real server's image checks accept). */
 const PNG_1X1 = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
@@ -54,4 +55,17 @@ async function deactivateAll(c: CleanupContext, names: readonly string[]): Promi
   const left: string[] = [];
   for (const emoji of active) if ((await admin.delete(emojiPath(emoji.name))).status !== 200) left.push(emoji.name);
   if (left.length > 0) throw new Error(`custom emoji left active: ${left.join(', ')}`);
+}
+
+/** What an emoji rule's body gets: the rule's emoji (deactivated at its end) and a member who reads listings. */
+export interface EmojiFixture {
+  readonly emoji: RuleEmoji;
+  /** The member: `GET /realm/emoji` is open to everyone, which spares the administrator's request budget. */
+  readonly reader: ApiClient;
+}
+
+/** A rule that adds custom emoji (by default `POST /realm/emoji/{emoji_name}` as the administrator). */
+export function emojiRule(header: RuleHeader, body: (ctx: RuleContext, fixture: EmojiFixture) => Promise<void>): Rule {
+  const defaults = { endpoint: 'POST /realm/emoji/{emoji_name}', writes: true, needs: ['admin', 'member'] } as const;
+  return fixtureRule(header, defaults, async (ctx) => ({ emoji: new RuleEmoji(ctx), reader: ctx.as('member') }), body);
 }
