@@ -7,7 +7,8 @@
  */
 import { check, expectEqual, expectError, expectShape, expectSuccess } from '../../expect/assert.js';
 import { v } from '../../expect/shape.js';
-import { awaitEvent, ruleQueue } from '../support/org-checks.js';
+import { awaitEvent } from '../support/org-checks.js';
+import { openStreamAs } from '../support/event-stream.js';
 import type { Rule } from '../types.js';
 import { GROUP_SETTINGS } from './user-group-settings.js';
 import { isGroupUpdate, UPDATE } from './user-group-update.js';
@@ -33,7 +34,7 @@ const settingsNewOld: Rule = {
     const moderators = system.get('role:moderators');
     const administrators = system.get('role:administrators');
     check(moderators !== undefined && administrators !== undefined, 'the system groups role:moderators and role:administrators are not listed');
-    const queue = await ruleQueue(ctx, 'member', ['user_group']);
+    const queue = await openStreamAs(ctx, 'member', ['user_group']);
     const path = `/user_groups/${id}`;
     for (const spec of GROUP_SETTINGS.filter((setting) => ctx.featureLevel >= setting.since)) {
       const current = (await groupById(reader, id))[spec.name];

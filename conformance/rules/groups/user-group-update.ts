@@ -8,7 +8,8 @@
 import type { JsonObject } from '../../client/api-client.js';
 import { check, expectEqual, expectError, expectSuccess } from '../../expect/assert.js';
 import { filledTo } from '../channels/subscribe-support.js';
-import { awaitEvent, ruleQueue } from '../support/org-checks.js';
+import { awaitEvent } from '../support/org-checks.js';
+import { openStreamAs } from '../support/event-stream.js';
 import { expectAllowed, type GroupSettingValue, realmGroupSetting, realmState, SettingHolders } from '../support/realm-permissions.js';
 import type { Rule } from '../types.js';
 import { groupById, RuleGroups, systemGroups } from './user-groups-support.js';
@@ -45,7 +46,7 @@ const nameAndDescription: Rule = {
     const other = ctx.name('other');
     await groups.create(admin, [['name', other]]);
     const reader = ctx.as('member');
-    const queue = await ruleQueue(ctx, 'member', ['user_group']);
+    const queue = await openStreamAs(ctx, 'member', ['user_group']);
     const path = `/user_groups/${id}`;
     const description = filledTo('Description: ', 2000, ['d', ' ', 'é', '😀']);
     expectSuccess(await admin.patch(path, { description }));

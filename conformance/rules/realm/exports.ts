@@ -10,7 +10,8 @@ import type { ApiClient, JsonObject } from '../../client/api-client.js';
 import { check, expectEqual, expectError, expectShape, expectSuccess } from '../../expect/assert.js';
 import { type Infer, v } from '../../expect/shape.js';
 import { humanIds } from '../groups/user-groups.js';
-import { awaitEvent, expectPrivilegeRefused, ruleQueue } from '../support/org-checks.js';
+import { awaitEvent, expectPrivilegeRefused } from '../support/org-checks.js';
+import { openStreamAs } from '../support/event-stream.js';
 import type { Rule } from '../types.js';
 
 const CONSENTS_LEVEL = 295;
@@ -73,7 +74,7 @@ const startEmbedded: Rule = {
     expectPrivilegeRefused(await ctx.as('member').post('/export/realm'), 'the member starting an export');
     if (ctx.featureLevel >= EXPORT_TYPE_LEVEL) expectError(await admin.post('/export/realm', { export_type: 3 }), { status: 400, code: 'BAD_REQUEST' });
     expectEqual((await listExports(admin)).length, before, 'the number of exports after the refusals');
-    const queue = await ruleQueue(ctx, 'admin', ['realm_export']);
+    const queue = await openStreamAs(ctx, 'admin', ['realm_export']);
     const reply = await admin.post('/export/realm');
     const id = expectShape(expectSuccess(reply), v.object({ id: v.int({ min: 1 }) }), 'body', reply).id;
     const listed = (await listExports(admin)).find((entry) => entry.id === id);

@@ -7,7 +7,8 @@
 import type { JsonObject } from '../../client/api-client.js';
 import { check, expectEqual, expectError, expectShape, expectSuccess } from '../../expect/assert.js';
 import { v } from '../../expect/shape.js';
-import { awaitEvent, draftSentinel, expectNoEventBefore, ruleQueue, settleQueue } from '../support/org-checks.js';
+import { awaitEvent, draftSentinel, expectNoEventBefore, settleQueue } from '../support/org-checks.js';
+import { openStreamAs } from '../support/event-stream.js';
 import type { Rule } from '../types.js';
 import { INVITE_AS, INVITE_LEVELS, invitationFailedShape, invitationFor, inviteRule, linkFor, listInvites } from './invites-support.js';
 
@@ -106,8 +107,8 @@ const changedEvent = inviteRule({
   needs: ['owner', 'member'],
 }, async (ctx, invites) => {
   const admin = ctx.as('admin');
-  const ownerQueue = await ruleQueue(ctx, 'owner', ['invites_changed', 'drafts']);
-  const memberQueue = await ruleQueue(ctx, 'member', ['invites_changed', 'drafts']);
+  const ownerQueue = await openStreamAs(ctx, 'owner', ['invites_changed', 'drafts']);
+  const memberQueue = await openStreamAs(ctx, 'member', ['invites_changed', 'drafts']);
   // Late invites_changed events of earlier rules would be taken for this rule's.
   await settleQueue(ownerQueue, ctx.as('owner'), 'invitations');
   await settleQueue(memberQueue, ctx.as('member'), 'invitations');

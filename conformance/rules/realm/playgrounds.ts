@@ -10,7 +10,8 @@ import type { CleanupContext } from '../../cleanup.js';
 import { check, expectEqual, expectError, expectShape, expectSuccess } from '../../expect/assert.js';
 import { v } from '../../expect/shape.js';
 import { filledTo } from '../channels/subscribe-support.js';
-import { awaitEvent, expectPrivilegeRefused, ruleQueue } from '../support/org-checks.js';
+import { awaitEvent, expectPrivilegeRefused } from '../support/org-checks.js';
+import { openStreamAs } from '../support/event-stream.js';
 import { fixtureRule, type RuleHeader } from '../support/rule-factory.js';
 import { registerState } from '../support/state-fetch.js';
 import type { Rule, RuleContext } from '../types.js';
@@ -83,7 +84,7 @@ const lifecycle = playgroundRule({
   title: 'an added playground (name and language stripped) is in register\'s realm_playgrounds and in a realm_playgrounds event with the whole list; deleting it removes it with another event; deleting it again or an unknown ID answers 400 BAD_REQUEST',
   section: `${SECTION}; api/remove-code-playground; api/get-events`,
 }, async (ctx, admin) => {
-  const queue = await ruleQueue(ctx, 'member', ['realm_playgrounds']);
+  const queue = await openStreamAs(ctx, 'member', ['realm_playgrounds']);
   const name = ctx.name('playground');
   const template = templateFor(ctx.featureLevel, ctx.runTag);
   const id = await addPlayground(ctx, admin, `  ${name}  `, '  Python  ', template);

@@ -6,7 +6,8 @@
  */
 import type { JsonObject } from '../../client/api-client.js';
 import { check, expectEqual, expectError, expectSuccess } from '../../expect/assert.js';
-import { awaitEvent, draftSentinel, expectNoEventBefore, ruleQueue } from '../support/org-checks.js';
+import { awaitEvent, draftSentinel, expectNoEventBefore } from '../support/org-checks.js';
+import { openStreamAs } from '../support/event-stream.js';
 import type { Rule } from '../types.js';
 import { choices, customAccount, FIELD_LEVELS, FIELD_TYPE, fieldParams, profileFieldRule, profileValues, type RuleFields, typesAt, valueOf } from './profile-fields-support.js';
 
@@ -97,7 +98,7 @@ const updateEvent = profileFieldRule({
 }, async (ctx, { fields }) => {
   const short = await fields.create(fieldParams(ctx.name('pf-text'), FIELD_TYPE.SHORT_TEXT));
   const date = await fields.create(fieldParams(ctx.name('pf-date'), FIELD_TYPE.DATE));
-  const queue = await ruleQueue(ctx, 'second-member', ['realm_user', 'drafts']);
+  const queue = await openStreamAs(ctx, 'second-member', ['realm_user', 'drafts']);
   const member = ctx.as('member');
   const me = ctx.identity('member').userId;
   expectSuccess(await member.patch(PATH, { data: [{ id: short, value: 'some **bold** text' }] }));

@@ -6,8 +6,9 @@
  */
 import type { ApiClient, JsonObject } from '../../client/api-client.js';
 import { check, expectEqual, expectError, expectSuccess } from '../../expect/assert.js';
-import type { EventQueue } from '../support/channel-fixtures.js';
-import { awaitEvent, ruleQueue } from '../support/org-checks.js';
+import type { EventStream } from '../support/event-stream.js';
+import { awaitEvent } from '../support/org-checks.js';
+import { openStreamAs } from '../support/event-stream.js';
 import { registerState } from '../support/state-fetch.js';
 import type { Rule, RuleContext } from '../types.js';
 import {
@@ -71,7 +72,7 @@ const onlyWhatIsSent = profileFieldRule({
 });
 
 /** Waits for the `custom_profile_fields` event that `reflects` the change and compares it with the listing. */
-async function expectFieldsEvent(queue: EventQueue, reader: ApiClient, change: string, reflects: (fields: readonly ApiField[]) => boolean): Promise<void> {
+async function expectFieldsEvent(queue: EventStream, reader: ApiClient, change: string, reflects: (fields: readonly ApiField[]) => boolean): Promise<void> {
   const event = await awaitEvent(queue, (candidate) => candidate.type === 'custom_profile_fields' && Array.isArray(candidate.fields) && reflects(candidate.fields as unknown as ApiField[]), change);
   expectEqual(event.fields, await listFields(reader), `the fields of the custom_profile_fields event after ${change} (the ordered list GET /realm/profile_fields gives)`);
 }
@@ -85,7 +86,7 @@ const reorder = profileFieldRule({
   section: 'api/reorder-custom-profile-fields',
   needs: ['member'],
 }, async (ctx, { admin, fields, reader }) => {
-  const queue = await ruleQueue(ctx, 'member', ['custom_profile_fields']);
+  const queue = await openStreamAs(ctx, 'member', ['custom_profile_fields']);
   const ours: number[] = [];
   for (const label of ['pf-a', 'pf-b', 'pf-c']) {
     const id = await fields.create(fieldParams(ctx.name(label), FIELD_TYPE.SHORT_TEXT));
@@ -116,7 +117,7 @@ const remove = profileFieldRule({
   section: 'api/delete-custom-profile-field',
   needs: ['member'],
 }, async (ctx, { admin, fields, reader }) => {
-  const queue = await ruleQueue(ctx, 'member', ['custom_profile_fields']);
+  const queue = await openStreamAs(ctx, 'member', ['custom_profile_fields']);
   const id = await fields.create(fieldParams(ctx.name('pf'), FIELD_TYPE.SHORT_TEXT));
   // Events without the field after its creation's event can only come from its deletion.
   await expectFieldsEvent(queue, reader, `the creation of field ${id}`, (list) => ids(list).includes(id));

@@ -9,7 +9,8 @@ import type { JsonObject, Reply } from '../../client/api-client.js';
 import type { IdentityName } from '../../credentials/types.js';
 import { check, expectEqual, expectError, expectShape, expectSuccess } from '../../expect/assert.js';
 import { v } from '../../expect/shape.js';
-import { awaitEvent, ruleQueue } from '../support/org-checks.js';
+import { awaitEvent } from '../support/org-checks.js';
+import { openStreamAs } from '../support/event-stream.js';
 import { expectAllowed, holdersByRole, mayAct, realmState, ROLES_AND_GUEST } from '../support/realm-permissions.js';
 import type { Rule, RuleContext } from '../types.js';
 import { activeEmoji, type ApiEmoji, emojiPath, emojiRule, listEmoji, pngPart, realmEmojiShape } from './realm-emoji-support.js';
@@ -44,7 +45,7 @@ const lifecycle = emojiRule({
   needs: ['admin', 'member', 'second-member'],
 }, async (ctx, { emoji, reader }) => {
   const admin = ctx.as('admin');
-  const queue = await ruleQueue(ctx, 'second-member', ['realm_emoji']);
+  const queue = await openStreamAs(ctx, 'second-member', ['realm_emoji']);
   const name = emojiName(ctx, 'life');
   expectSuccess(await emoji.upload(admin, name));
   const added = await activeEmoji(reader, name);

@@ -11,7 +11,8 @@ import type { ApiClient, JsonObject } from '../../client/api-client.js';
 import type { CleanupContext } from '../../cleanup.js';
 import { check, expectAnyError, expectEqual, expectError, expectSuccess } from '../../expect/assert.js';
 import { filledTo } from '../channels/subscribe-support.js';
-import { awaitEvent, expectPrivilegeRefused, ruleQueue, settleQueue } from '../support/org-checks.js';
+import { awaitEvent, expectPrivilegeRefused, settleQueue } from '../support/org-checks.js';
+import { openStreamAs } from '../support/event-stream.js';
 import { realmState } from '../support/realm-permissions.js';
 import { fixtureRule } from '../support/rule-factory.js';
 import type { Rule, RuleContext } from '../types.js';
@@ -66,7 +67,7 @@ const valuesApplied = settingsRule({
   // The queue is settled with a draft (level 87).
   levels: { min: 87 },
 }, async (ctx, { owner, before, touch }) => {
-  const queue = await ruleQueue(ctx, 'member', ['realm', 'drafts']);
+  const queue = await openStreamAs(ctx, 'member', ['realm', 'drafts']);
   // Late realm updates of earlier rules would be taken for this rule's.
   await settleQueue(queue, ctx.as('member'), 'organization settings');
   const changes: Array<[string, unknown]> = [
@@ -137,7 +138,7 @@ const groupSettingNewOld = settingsRule({
   const administrators = system.get('role:administrators');
   const moderators = system.get('role:moderators');
   const next = current === administrators ? moderators : administrators;
-  const queue = await ruleQueue(ctx, 'member', ['realm']);
+  const queue = await openStreamAs(ctx, 'member', ['realm']);
   touch(name);
   expectError(await owner.patch('/realm', [[name, { new: next, old: next }]]), { status: 400, code: 'EXPECTATION_MISMATCH' });
   expectEqual((await realmState(owner))[registerKey(name)], current, `${registerKey(name)} after a stale old value`);

@@ -1,49 +1,31 @@
 /**
  * Checks the organization rules share (custom profile fields, emoji, playgrounds, invitations,
- * group updates, realm settings, exports): event queues that close with the rule, waiting for
- * one matching event or proving that none came before a sentinel, and the refusals of the
- * real server's permission decorators.
+ * group updates, realm settings, exports), on event streams (`event-stream.ts`): the next
+ * matching event, none before a sentinel, a queue settled before a change; and the refusals of
+ * the real server's permission decorators.
  */
 import type { ApiClient, JsonObject, Reply } from '../../client/api-client.js';
-import type { IdentityName } from '../../credentials/types.js';
-import { check, expectEqual, fail } from '../../expect/assert.js';
-import type { RuleContext } from '../types.js';
-import { type EventQueue, openQueue } from './channel-fixtures.js';
-import { EVENT_DEADLINE_MS, eventsBeforeSentinel, pollUntil } from './event-waits.js';
+import { check, expectEqual } from '../../expect/assert.js';
+import type { EventStream } from './event-stream.js';
 
-/** A queue of `who` for `types`, deleted when the rule ends. */
-export async function ruleQueue(ctx: RuleContext, who: IdentityName, types: readonly string[], capabilities: Readonly<Record<string, boolean>> = {}): Promise<EventQueue> {
-  const queue = await openQueue(ctx.as(who), types, capabilities);
-  ctx.cleanup(`delete the ${who}'s event queue`, () => queue.close());
-  return queue;
+/** The next event of `stream` that `matches` (earlier unread ones, delivered late, are passed over); fails naming `what`. */
+export async function awaitEvent(stream: EventStream, matches: (event: JsonObject) => boolean, what: string): Promise<JsonObject> {
+  return (await stream.next(matches, `the event showing ${what}`)).event;
 }
 
 /**
- * The first event `matches` accepts (earlier events, delivered late, are passed over); fails
- * naming `what` when none arrives before the deadline.
- */
-export async function awaitEvent(queue: EventQueue, matches: (event: JsonObject) => boolean, what: string): Promise<JsonObject> {
-  const received = await pollUntil(queue, (events) => events.some(matches));
-  const found = received.find(matches);
-  if (found === undefined) {
-    const types = [...new Set(received.map((event) => `${String(event.type)}${event.op === undefined ? '' : `/${String(event.op)}`}`))];
-    fail(`no event showing ${what} arrived within ${EVENT_DEADLINE_MS / 1000} s (received: ${types.join(', ') || 'nothing'})`);
-  }
-  return found;
-}
-
-/**
- * Proves that no event `unwanted` accepts reached the queue before the sentinel that `send`
+ * Proves that no event `unwanted` accepts reached the stream before the sentinel that `send`
  * causes (events reach a queue in the order they were sent).
  */
 export async function expectNoEventBefore(
-  queue: EventQueue,
+  stream: EventStream,
   unwanted: (event: JsonObject) => boolean,
   sentinel: { readonly send: () => Promise<void>; readonly is: (event: JsonObject) => boolean; readonly what: string },
   why: string,
 ): Promise<void> {
-  const early = await eventsBeforeSentinel(queue, sentinel.send, sentinel.is, sentinel.what);
-  expectEqual(early.filter(unwanted), [], `events after ${why}`);
+  await sentinel.send();
+  const { before } = await stream.next(sentinel.is, `the sentinel event (${sentinel.what})`);
+  expectEqual(before.filter(unwanted), [], `events after ${why}`);
 }
 
 /**
@@ -86,13 +68,13 @@ export function draftSentinel(client: ApiClient, label: string): { readonly send
 }
 
 /**
- * Consumes whatever reached `queue` so far (events of earlier rules a production server delivers
- * late included): `client`, the queue's owner, saves a draft and the queue is read up to its
+ * Consumes whatever reached `stream` so far (events of earlier rules a production server delivers
+ * late included): `client`, the queue's owner, saves a draft and the stream is read up to its
  * event. The queue must take `drafts` events.
  */
-export async function settleQueue(queue: EventQueue, client: ApiClient, label: string): Promise<void> {
+export async function settleQueue(stream: EventStream, client: ApiClient, label: string): Promise<void> {
   const marker = draftSentinel(client, label);
   await marker.send();
-  await awaitEvent(queue, marker.is, marker.what);
+  await stream.next(marker.is, marker.what);
   await marker.remove();
 }
