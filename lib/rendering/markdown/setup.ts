@@ -6,6 +6,7 @@
  */
 import MarkdownIt from 'markdown-it';
 import type { StateInline, Token } from 'markdown-it';
+import { autolinkPlugin } from './autolink.js';
 import { channelLinksPlugin } from './channel-links.js';
 import { codeBlocksPlugin } from './code-blocks.js';
 import type { MarkdownContext, RenderEnv } from './context.js';
@@ -27,10 +28,10 @@ function underscoreIsText(state: StateInline, checkOnly: boolean): boolean {
 }
 
 function create(): MarkdownIt {
-  const md = new MarkdownIt('default', { html: false, linkify: true, breaks: true, typographer: false });
+  const md = new MarkdownIt('default', { html: false, linkify: false, breaks: true, typographer: false });
   md.disable(['lheading', 'hr', 'reference', 'image']);
   md.inline.ruler.before('emphasis', 'zulip_underscore', underscoreIsText);
-  for (const plugin of [linksPlugin, codeBlocksPlugin, mentionsPlugin, channelLinksPlugin, emojiPlugin, timesPlugin, linkifiersPlugin]) md.use(plugin);
+  for (const plugin of [autolinkPlugin, linksPlugin, codeBlocksPlugin, mentionsPlugin, channelLinksPlugin, emojiPlugin, timesPlugin, linkifiersPlugin]) md.use(plugin);
 
   const rules = md.renderer.rules;
   // Python-Markdown escapes only &, < and > in text; quotes stay as typed.
