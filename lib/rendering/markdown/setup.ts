@@ -15,6 +15,7 @@ import { escapeHtml } from './escape.js';
 import { linkifiersPlugin } from './linkifiers.js';
 import { linksPlugin } from './links.js';
 import { mentionsPlugin } from './mentions.js';
+import { texPlugin } from './tex.js';
 import { timesPlugin } from './times.js';
 
 /** `_` never starts emphasis on the real server: a run of underscores is plain text. */
@@ -31,7 +32,7 @@ function create(): MarkdownIt {
   const md = new MarkdownIt('default', { html: false, linkify: false, breaks: true, typographer: false });
   md.disable(['lheading', 'hr', 'reference', 'image']);
   md.inline.ruler.before('emphasis', 'zulip_underscore', underscoreIsText);
-  for (const plugin of [autolinkPlugin, linksPlugin, codeBlocksPlugin, mentionsPlugin, channelLinksPlugin, emojiPlugin, timesPlugin, linkifiersPlugin]) md.use(plugin);
+  for (const plugin of [autolinkPlugin, linksPlugin, codeBlocksPlugin, mentionsPlugin, channelLinksPlugin, emojiPlugin, texPlugin, timesPlugin, linkifiersPlugin]) md.use(plugin);
 
   const rules = md.renderer.rules;
   // Python-Markdown escapes only &, < and > in text; quotes stay as typed.
