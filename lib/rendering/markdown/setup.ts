@@ -11,6 +11,7 @@ import { channelLinksPlugin } from './channel-links.js';
 import { codeBlocksPlugin } from './code-blocks.js';
 import type { MarkdownContext, RenderEnv } from './context.js';
 import { emojiPlugin } from './emoji.js';
+import { emoticonsPlugin } from './emoticons.js';
 import { escapeHtml } from './escape.js';
 import { linkifiersPlugin } from './linkifiers.js';
 import { linksPlugin } from './links.js';
@@ -32,7 +33,7 @@ function create(): MarkdownIt {
   const md = new MarkdownIt('default', { html: false, linkify: false, breaks: true, typographer: false });
   md.disable(['lheading', 'hr', 'reference', 'image']);
   md.inline.ruler.before('emphasis', 'zulip_underscore', underscoreIsText);
-  for (const plugin of [autolinkPlugin, linksPlugin, codeBlocksPlugin, mentionsPlugin, channelLinksPlugin, emojiPlugin, texPlugin, timesPlugin, linkifiersPlugin]) md.use(plugin);
+  for (const plugin of [autolinkPlugin, linksPlugin, codeBlocksPlugin, mentionsPlugin, channelLinksPlugin, emoticonsPlugin, emojiPlugin, texPlugin, timesPlugin, linkifiersPlugin]) md.use(plugin);
 
   const rules = md.renderer.rules;
   // Python-Markdown escapes only &, < and > in text; quotes stay as typed.
