@@ -13,6 +13,7 @@ import type { MarkdownContext, RenderEnv } from './context.js';
 import { emojiPlugin } from './emoji.js';
 import { emoticonsPlugin } from './emoticons.js';
 import { escapeHtml } from './escape.js';
+import { inlineImagesPlugin } from './inline-images.js';
 import { linkifiersPlugin } from './linkifiers.js';
 import { linksPlugin } from './links.js';
 import { mentionsPlugin } from './mentions.js';
@@ -33,7 +34,7 @@ function create(): MarkdownIt {
   const md = new MarkdownIt('default', { html: false, linkify: false, breaks: true, typographer: false });
   md.disable(['lheading', 'hr', 'reference', 'image']);
   md.inline.ruler.before('emphasis', 'zulip_underscore', underscoreIsText);
-  for (const plugin of [autolinkPlugin, linksPlugin, codeBlocksPlugin, mentionsPlugin, channelLinksPlugin, emoticonsPlugin, emojiPlugin, texPlugin, timesPlugin, linkifiersPlugin]) md.use(plugin);
+  for (const plugin of [autolinkPlugin, linksPlugin, codeBlocksPlugin, mentionsPlugin, channelLinksPlugin, emoticonsPlugin, emojiPlugin, texPlugin, timesPlugin, linkifiersPlugin, inlineImagesPlugin]) md.use(plugin);
 
   const rules = md.renderer.rules;
   // Python-Markdown escapes only &, < and > in text; quotes stay as typed.
