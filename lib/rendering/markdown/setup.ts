@@ -9,16 +9,20 @@ import type { StateInline, Token } from 'markdown-it';
 import { autolinkPlugin } from './autolink.js';
 import { channelLinksPlugin } from './channel-links.js';
 import { codeBlocksPlugin } from './code-blocks.js';
+import { codeSpansPlugin } from './code-spans.js';
 import type { MarkdownContext, RenderEnv } from './context.js';
 import { emojiPlugin } from './emoji.js';
 import { emoticonsPlugin } from './emoticons.js';
+import { emphasisPlugin } from './emphasis.js';
 import { escapeHtml } from './escape.js';
 import { inlineImagesPlugin } from './inline-images.js';
 import { linkifiersPlugin } from './linkifiers.js';
 import { linksPlugin } from './links.js';
 import { mentionsPlugin } from './mentions.js';
+import { strikethroughPlugin } from './strikethrough.js';
 import { texPlugin } from './tex.js';
 import { timesPlugin } from './times.js';
+import { whitespacePlugin } from './whitespace.js';
 
 /** `_` never starts emphasis on the real server: a run of underscores is plain text. */
 function underscoreIsText(state: StateInline, checkOnly: boolean): boolean {
@@ -34,7 +38,7 @@ function create(): MarkdownIt {
   const md = new MarkdownIt('default', { html: false, linkify: false, breaks: true, typographer: false });
   md.disable(['lheading', 'hr', 'reference', 'image']);
   md.inline.ruler.before('emphasis', 'zulip_underscore', underscoreIsText);
-  for (const plugin of [autolinkPlugin, linksPlugin, codeBlocksPlugin, mentionsPlugin, channelLinksPlugin, emoticonsPlugin, emojiPlugin, texPlugin, timesPlugin, linkifiersPlugin, inlineImagesPlugin]) md.use(plugin);
+  for (const plugin of [autolinkPlugin, linksPlugin, codeBlocksPlugin, whitespacePlugin, codeSpansPlugin, strikethroughPlugin, emphasisPlugin, mentionsPlugin, channelLinksPlugin, emoticonsPlugin, emojiPlugin, texPlugin, timesPlugin, linkifiersPlugin, inlineImagesPlugin]) md.use(plugin);
 
   const rules = md.renderer.rules;
   // Python-Markdown escapes only &, < and > in text; quotes stay as typed.
