@@ -12,6 +12,7 @@ import { codeBlocksPlugin } from './code-blocks.js';
 import { codeSpansPlugin } from './code-spans.js';
 import type { MarkdownContext, RenderEnv } from './context.js';
 import { emojiPlugin } from './emoji.js';
+import { emptyQuotesPlugin } from './empty-quotes.js';
 import { emoticonsPlugin } from './emoticons.js';
 import { emphasisPlugin } from './emphasis.js';
 import { escapeHtml } from './escape.js';
@@ -38,7 +39,7 @@ function create(): MarkdownIt {
   const md = new MarkdownIt('default', { html: false, linkify: false, breaks: true, typographer: false });
   md.disable(['lheading', 'hr', 'reference', 'image']);
   md.inline.ruler.before('emphasis', 'zulip_underscore', underscoreIsText);
-  for (const plugin of [autolinkPlugin, linksPlugin, codeBlocksPlugin, whitespacePlugin, codeSpansPlugin, strikethroughPlugin, emphasisPlugin, mentionsPlugin, channelLinksPlugin, emoticonsPlugin, emojiPlugin, texPlugin, timesPlugin, linkifiersPlugin, inlineImagesPlugin]) md.use(plugin);
+  for (const plugin of [autolinkPlugin, linksPlugin, codeBlocksPlugin, emptyQuotesPlugin, whitespacePlugin, codeSpansPlugin, strikethroughPlugin, emphasisPlugin, mentionsPlugin, channelLinksPlugin, emoticonsPlugin, emojiPlugin, texPlugin, timesPlugin, linkifiersPlugin, inlineImagesPlugin]) md.use(plugin);
 
   const rules = md.renderer.rules;
   // Python-Markdown escapes only &, < and > in text; quotes stay as typed.
