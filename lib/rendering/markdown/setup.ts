@@ -6,24 +6,24 @@
  */
 import MarkdownIt from 'markdown-it';
 import type { StateInline, Token } from 'markdown-it';
-import { autolinkPlugin } from './autolink.js';
+import { autolinkPlugin } from './links/autolink.js';
 import { channelLinksPlugin } from './channel-links.js';
 import { codeBlocksPlugin } from './code-blocks.js';
-import { codeSpansPlugin } from './code-spans.js';
+import { codeSpansPlugin } from './dialect/code-spans.js';
 import type { MarkdownContext, RenderEnv } from './context.js';
-import { emojiPlugin } from './emoji.js';
-import { emptyQuotesPlugin } from './empty-quotes.js';
-import { emoticonsPlugin } from './emoticons.js';
-import { emphasisPlugin } from './emphasis.js';
+import { emojiPlugin } from './emoji/emoji.js';
+import { emptyQuotesPlugin } from './dialect/empty-quotes.js';
+import { emoticonsPlugin } from './emoji/emoticons.js';
+import { emphasisPlugin } from './dialect/emphasis.js';
 import { escapeHtml } from './escape.js';
-import { inlineImagesPlugin } from './inline-images.js';
-import { linkifiersPlugin } from './linkifiers.js';
-import { linksPlugin } from './links.js';
+import { inlineImagesPlugin } from './links/inline-images.js';
+import { linkifiersPlugin } from './links/linkifiers.js';
+import { linksPlugin } from './links/links.js';
 import { mentionsPlugin } from './mentions.js';
-import { strikethroughPlugin } from './strikethrough.js';
+import { strikethroughPlugin } from './dialect/strikethrough.js';
 import { texPlugin } from './tex.js';
 import { timesPlugin } from './times.js';
-import { whitespacePlugin } from './whitespace.js';
+import { whitespacePlugin } from './dialect/whitespace.js';
 
 /** `_` never starts emphasis on the real server: a run of underscores is plain text. */
 function underscoreIsText(state: StateInline, checkOnly: boolean): boolean {

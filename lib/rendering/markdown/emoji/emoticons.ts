@@ -6,10 +6,10 @@
  */
 import type MarkdownIt from 'markdown-it';
 import type { StateCore } from 'markdown-it';
-import { EMOJI_NAME_TO_CODE } from '../../data/emoji-names.js';
-import { contextOf } from './context.js';
+import { EMOJI_NAME_TO_CODE } from '../../../data/emoji-names.js';
+import { contextOf } from '../context.js';
 import { unicodeEmojiToken } from './emoji.js';
-import { type Piece, rewriteText, type TextEdges } from './text-tokens.js';
+import { type Piece, rewriteText, type TextEdges } from '../text-tokens.js';
 
 const EMOTICONS: ReadonlyMap<string, string> = new Map([
   [':)', 'smile'],

@@ -5,10 +5,10 @@
  */
 import type MarkdownIt from 'markdown-it';
 import type { StateCore, StateInline, Token } from 'markdown-it';
-import { EMOJI_CODE_TO_NAME, EMOJI_NAME_TO_CODE } from '../../data/emoji-names.js';
-import { contextOf } from './context.js';
-import { escapeAttribute, escapeHtml } from './escape.js';
-import { type Piece, rewriteText } from './text-tokens.js';
+import { EMOJI_CODE_TO_NAME, EMOJI_NAME_TO_CODE } from '../../../data/emoji-names.js';
+import { contextOf } from '../context.js';
+import { escapeAttribute, escapeHtml } from '../escape.js';
+import { type Piece, rewriteText } from '../text-tokens.js';
 
 /** Served with the web app's static files; the real server writes this path for `:zulip:`. */
 export const ZULIP_EMOJI_URL = '/static/generated/emoji/images/emoji/unicode/zulip.png';

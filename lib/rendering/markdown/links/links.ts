@@ -7,7 +7,7 @@
  */
 import type MarkdownIt from 'markdown-it';
 import type { StateCore } from 'markdown-it';
-import { contextOf } from './context.js';
+import { contextOf } from '../context.js';
 import { relativeToRealm, sanitizeUrl } from './url-sanitize.js';
 
 /** Empty link text shows the URL; links to the realm's own views become relative. */

@@ -10,8 +10,8 @@
  */
 import type MarkdownIt from 'markdown-it';
 import type { StateCore, Token } from 'markdown-it';
-import { contextOf } from './context.js';
-import { escapeHtml } from './escape.js';
+import { contextOf } from '../context.js';
+import { escapeHtml } from '../escape.js';
 import { actualImageUrl, correctedImageLink, isImageLink, previewSources } from './image-previews.js';
 
 const PREVIEW_LIMIT = 24;
