@@ -50,6 +50,18 @@ import { rules as userSettingsDefaultsValues } from './realm/user-settings-defau
 import { rules as users } from './users/users.js';
 import { rules as messageHistory } from './messages/message-history.js';
 import { rules as messageHistoryMeaning } from './messages/message-history-meaning.js';
+import { rules as messageEdit } from './messages/message-edit.js';
+import { rules as messageEditErrors } from './messages/message-edit-errors.js';
+import { rules as messageEditLimits } from './messages/message-edit-limits.js';
+import { rules as messageEditEvents } from './messages/message-edit-events.js';
+import { rules as messageEditTyping } from './messages/message-edit-typing.js';
+import { rules as messageMove } from './messages/message-move.js';
+import { rules as messageMoveNotifications } from './messages/message-move-notifications.js';
+import { rules as messageMoveRoles } from './messages/message-move-roles.js';
+import { rules as messageMoveNarrowed } from './messages/message-move-narrowed.js';
+import { rules as messageMoveEvents } from './messages/message-move-events.js';
+import { rules as messageDelete } from './messages/message-delete.js';
+import { rules as messageDeleteEvents } from './messages/message-delete-events.js';
 import { rules as push } from './personal/push.js';
 import { rules as reportMessage } from './messages/report-message.js';
 import { rules as linkifiers } from './realm/linkifiers.js';
@@ -64,6 +76,32 @@ import { rules as remindersSharp } from './personal/reminders-sharp.js';
 import { rules as reportMessageSharp } from './messages/report-message-sharp.js';
 import { rules as typingSharp } from './messages/typing-sharp.js';
 import { rules as userStatusSharp } from './users/user-status-sharp.js';
+import { rules as messageFetchModel } from './messages/message-fetch-model.js';
+import { rules as sendMessage } from './messages/send-message.js';
+import { rules as sendMessageLimits } from './messages/send-message-limits.js';
+import { rules as sendMessageAccess } from './messages/send-message-access.js';
+import { rules as sendMessageEvents } from './messages/send-message-events.js';
+import { rules as messageFetchAnchors } from './messages/message-fetch-anchors.js';
+import { rules as messageFetchNarrows } from './messages/message-fetch-narrows.js';
+import { rules as messageFetchAccess } from './messages/message-fetch-access.js';
+import { rules as messageGet } from './messages/message-get.js';
+import { rules as messageRender } from './messages/message-render.js';
+import { rules as bots } from './users/bots.js';
+import { rules as botsRoles } from './users/bots-roles.js';
+import { rules as botsUpdate } from './users/bots-update.js';
+import { rules as botsKeys } from './users/bots-keys.js';
+import { rules as botsEvents } from './users/bots-events.js';
+import { rules as createUser } from './users/create-user.js';
+import { rules as updateUser } from './users/update-user.js';
+import { rules as reactivateUser } from './users/reactivate-user.js';
+import { rules as deactivateOwnUser } from './users/deactivate-own-user.js';
+import { rules as alertWords } from './personal/alert-words.js';
+import { rules as mutedUsers } from './personal/muted-users.js';
+import { rules as savedSnippets } from './personal/saved-snippets.js';
+import { rules as legacyPush } from './personal/legacy-push.js';
+import { rules as settings } from './personal/settings.js';
+import { rules as settingsAccount } from './personal/settings-account.js';
+import { rules as presenceTargets } from './users/presence-targets.js';
 const RULE_FILES: ReadonlyArray<readonly Rule[]> = [
   conventions,
   auth,
@@ -77,6 +115,18 @@ const RULE_FILES: ReadonlyArray<readonly Rule[]> = [
   usersDefaults,
   messageHistory,
   messageHistoryMeaning,
+  messageEdit,
+  messageEditErrors,
+  messageEditLimits,
+  messageEditEvents,
+  messageEditTyping,
+  messageMove,
+  messageMoveNotifications,
+  messageMoveRoles,
+  messageMoveNarrowed,
+  messageMoveEvents,
+  messageDelete,
+  messageDeleteEvents,
   push,
   reportMessage,
   reportMessageSharp,
@@ -125,6 +175,32 @@ const RULE_FILES: ReadonlyArray<readonly Rule[]> = [
   userGroupSubgroups,
   linkifiersChanges,
   linkifiersEvents,
+  messageFetchModel,
+  sendMessage,
+  sendMessageLimits,
+  sendMessageAccess,
+  sendMessageEvents,
+  messageFetchAnchors,
+  messageFetchNarrows,
+  messageFetchAccess,
+  messageGet,
+  messageRender,
+  bots,
+  botsRoles,
+  botsUpdate,
+  botsKeys,
+  botsEvents,
+  createUser,
+  updateUser,
+  reactivateUser,
+  deactivateOwnUser,
+  alertWords,
+  mutedUsers,
+  savedSnippets,
+  legacyPush,
+  settings,
+  settingsAccount,
+  presenceTargets,
 ];
 
 const ID_FORMAT = /^[a-z0-9]+(?:-[a-z0-9]+)*(?:\/[a-z0-9]+(?:-[a-z0-9]+)*)+$/;
