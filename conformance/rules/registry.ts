@@ -102,6 +102,17 @@ import { rules as legacyPush } from './personal/legacy-push.js';
 import { rules as settings } from './personal/settings.js';
 import { rules as settingsAccount } from './personal/settings-account.js';
 import { rules as presenceTargets } from './users/presence-targets.js';
+import { rules as profileFields } from './realm/profile-fields.js';
+import { rules as profileFieldsChanges } from './realm/profile-fields-changes.js';
+import { rules as profileData } from './realm/profile-data.js';
+import { rules as realmEmoji } from './realm/realm-emoji.js';
+import { rules as playgrounds } from './realm/playgrounds.js';
+import { rules as invites } from './realm/invites.js';
+import { rules as invitesRoles } from './realm/invites-roles.js';
+import { rules as userGroupUpdate } from './groups/user-group-update.js';
+import { rules as userGroupUpdateSettings } from './groups/user-group-update-settings.js';
+import { rules as realmSettings } from './realm/realm-settings.js';
+import { rules as exports } from './realm/exports.js';
 const RULE_FILES: ReadonlyArray<readonly Rule[]> = [
   conventions,
   auth,
@@ -201,6 +212,17 @@ const RULE_FILES: ReadonlyArray<readonly Rule[]> = [
   settings,
   settingsAccount,
   presenceTargets,
+  profileFields,
+  profileFieldsChanges,
+  profileData,
+  realmEmoji,
+  playgrounds,
+  invites,
+  invitesRoles,
+  userGroupUpdate,
+  userGroupUpdateSettings,
+  realmSettings,
+  exports,
 ];
 
 const ID_FORMAT = /^[a-z0-9]+(?:-[a-z0-9]+)*(?:\/[a-z0-9]+(?:-[a-z0-9]+)*)+$/;
