@@ -10,17 +10,16 @@ import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import { type RunningServer, startServer } from '../server/index.js';
 import { registerQueue } from './support/dev-http.js';
+import { checkStepsCoverBlocks, runBlocks, shBlocks, type SnippetStep } from './support/doc-snippets.js';
 import { commandAvailable, ShellSession } from './support/shell-session.js';
 
 type Json = Record<string, unknown>;
 
 const page = readFileSync(new URL('../../docs/dev-server.md', import.meta.url), 'utf8');
 const section = page.slice(page.indexOf('\n### Steering it\n'), page.indexOf('\n## Limits, backpressure and shutdown\n'));
-const blocks = [...section.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
+const blocks = shBlocks(section);
 
-interface Step {
-  readonly block: RegExp;
-  readonly says: string;
+interface Step extends SnippetStep {
   check(t: Test, server: RunningServer, responses: readonly string[], dir: string): void | Promise<void>;
 }
 
@@ -81,12 +80,8 @@ const STEPS: readonly Step[] = [
   },
 ];
 
-const curlCalls = (block: string): number => block.match(/(?:^|[\s($|])curl /g)?.length ?? 0;
-
 t.test('every curl block of the section matches exactly one checked step, and every step has its block', async (t) => {
-  t.ok(blocks.length > 0, 'the section has sh blocks');
-  for (const block of blocks) t.equal(STEPS.filter((step) => step.block.test(block)).length, 1, block.split('\n')[0]!);
-  for (const step of STEPS) t.equal(blocks.filter((block) => step.block.test(block)).length, 1, step.says);
+  checkStepsCoverBlocks(t, blocks, STEPS);
 });
 
 t.test('the curl blocks of the steering section run as printed against a development server', { skip: commandAvailable('curl') ? false : 'curl is not installed' }, async (t) => {
@@ -100,13 +95,5 @@ t.test('the curl blocks of the steering section run as printed against a develop
   });
   await registerQueue(server, 'hamlet@zulip.com');
   await registerQueue(server, 'iago@zulip.com');
-  for (const block of blocks) {
-    const step = STEPS.find((s) => s.block.test(block));
-    if (!step) continue; // reported by the test above
-    await t.test(step.says, async (t) => {
-      const run = await shell.run(block);
-      t.equal(run.responses.length, curlCalls(block), 'every curl call was recorded');
-      await step.check(t, server, run.responses, dir);
-    });
-  }
+  await runBlocks(t, shell, blocks, STEPS, (t, step, responses) => step.check(t, server, responses, dir));
 });
