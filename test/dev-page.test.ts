@@ -4,7 +4,7 @@
  * their roles and keys, channels, messages shown as text (hostile markup stays text), event
  * queues, and a live log that shows a request made after the page loaded. A screenshot is taken.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
@@ -34,6 +34,8 @@ t.test('GET / serves one small HTML document with inline style and script only, 
   t.equal(Buffer.byteLength(html), PAGE_BYTES);
   t.ok(PAGE_BYTES < 24 * 1024, `small: ${PAGE_BYTES} bytes`);
   t.comment(`the page weighs ${PAGE_BYTES} bytes`);
+  const docs = readFileSync(new URL('../../docs/dev-server.md', import.meta.url), 'utf8');
+  t.match(docs, `**${PAGE_BYTES.toLocaleString('en-US')} bytes**`, 'docs/dev-server.md states the weight as it is');
   const head = await fetch(`${server.url}/`, { method: 'HEAD' });
   t.same([head.status, await head.text()], [200, '']);
 });
