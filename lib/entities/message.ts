@@ -41,13 +41,7 @@ export interface Reaction {
 }
 
 /** One user's flags on a message, read and written as a set of flag names (`read`, `starred`, ...). */
-export interface FlagRow extends Iterable<string> {
-  readonly size: number;
-  has(flag: string): boolean;
-  add(flag: string): this;
-  delete(flag: string): boolean;
-  clear(): void;
-}
+export type FlagRow = Set<string>;
 
 /**
  * The per-user rows of a message (the real server's `UserMessage`s): user ID to that user's flags.

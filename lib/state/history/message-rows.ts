@@ -175,6 +175,10 @@ export class MessageRows implements MessageFlags {
 
 /** One user's row as a set of flag names, reading and writing the bits in `MessageRows`. */
 class RowView implements FlagRow {
+  get [Symbol.toStringTag](): string {
+    return 'FlagRow';
+  }
+
   readonly #rows: MessageRows;
   readonly #userId: number;
 
@@ -210,20 +214,29 @@ class RowView implements FlagRow {
     this.#rows.setBits(this.#userId, 0);
   }
 
-  [Symbol.iterator](): IterableIterator<string> {
-    return flagNames(this.#bits)[Symbol.iterator]();
+  /** The flags now, as a Set (iterating it does not see later changes). */
+  private now(): Set<string> {
+    return new Set(flagNames(this.#bits));
   }
 
-  values(): IterableIterator<string> {
-    return this[Symbol.iterator]();
+  [Symbol.iterator](): SetIterator<string> {
+    return this.now().values();
   }
 
-  keys(): IterableIterator<string> {
-    return this[Symbol.iterator]();
+  values(): SetIterator<string> {
+    return this.now().values();
   }
 
-  forEach(callback: (flag: string, same: string, row: RowView) => void): void {
-    for (const flag of this) callback(flag, flag, this);
+  keys(): SetIterator<string> {
+    return this.now().keys();
+  }
+
+  entries(): SetIterator<[string, string]> {
+    return this.now().entries();
+  }
+
+  forEach(callback: (flag: string, same: string, row: Set<string>) => void): void {
+    for (const flag of this.now()) callback(flag, flag, this);
   }
 }
 
