@@ -11,6 +11,7 @@ import type { Clock } from './clock.js';
 import { systemClock } from './clock.js';
 import { LayeredMap } from './layered-map.js';
 import { isRowView, MessageRows } from './history/message-rows.js';
+import { MessageMap } from './message-map.js';
 import { type IdKind, World } from './world.js';
 
 export const SNAPSHOT_FORMAT = 'chat-api-reference/world';
@@ -175,7 +176,12 @@ export function restoreWorld(document: unknown, options: { clock?: Clock } = {})
     const wrongType = () => new SnapshotError(`saved world field ${name} has the wrong type`);
     if (current instanceof Map) {
       if (!(value instanceof Map)) throw wrongType();
-      for (const [key, inner] of value) current.set(key, inner);
+      const fill = () => {
+        for (const [key, inner] of value) current.set(key, inner);
+      };
+      // A saved history is indexed as a fixture's is: search postings sorted once at the end.
+      if (current instanceof MessageMap) current.index.bulkLoad(fill);
+      else fill();
     } else if (current instanceof Set) {
       if (!(value instanceof Set)) throw wrongType();
       for (const inner of value) current.add(inner);
