@@ -59,6 +59,7 @@ function narrowsFor(reader: User): NarrowTerm[][] {
     [term('channel', 'Verona'), term('search', 'mango'), term('sender', 11, true)],
     [term('channels', 'public'), term('search', 'gamma')],
     [term('streams', 'public'), term('has', 'reaction', true)],
+    [term('channels', 'web-public'), term('topic', 'alpha')],
   ];
 }
 
@@ -80,18 +81,27 @@ function checkIndex(world: World, label: string): void {
   for (const word of WORDS) same([...ascending(index.word(lexeme(word)) ?? index.all)], scannedSearch(world, word), `${label}: messages with ${word}`);
 }
 
+/** What a spectator (no account) reads: web-public channels. */
+const SPECTATOR_NARROWS: NarrowTerm[][] = [
+  [{ operator: 'channels', operand: 'web-public', negated: false }],
+  [{ operator: 'channels', operand: 'web-public', negated: false }, { operator: 'search', operand: 'kiwi', negated: false }],
+];
+
+function checkWindows(world: World, reader: User | null, narrow: readonly NarrowTerm[], label: string): void {
+  const matches = matchingMessages(world, reader, narrow);
+  for (const anchor of [LARGER_THAN_MAX_MESSAGE_ID, 0, null, 5]) {
+    const request = { anchor, includeAnchor: true, numBefore: anchor === 0 ? 0 : 3, numAfter: anchor === LARGER_THAN_MAX_MESSAGE_ID ? 0 : 3 };
+    const anchorId = anchor ?? firstUnreadAnchor(world, reader, narrow, matches.test);
+    const window = limitToRange(matches.source, anchorId, request);
+    const got = { ids: window.messages.map((m) => m.id), anchor: anchorId, foundAnchor: window.foundAnchor, foundOldest: window.foundOldest, foundNewest: window.foundNewest };
+    same(got, scannedWindow(world, reader, narrow, request), `${label}: ${reader?.deliveryEmail ?? 'a spectator'} ${JSON.stringify(narrow)} at ${anchor}`);
+  }
+}
+
 function checkReads(world: World, label: string): void {
+  for (const narrow of SPECTATOR_NARROWS) checkWindows(world, null, narrow, label);
   for (const reader of readers(world)) {
-    for (const narrow of narrowsFor(reader)) {
-      const matches = matchingMessages(world, reader, narrow);
-      for (const anchor of [LARGER_THAN_MAX_MESSAGE_ID, 0, null, 5]) {
-        const request = { anchor, includeAnchor: true, numBefore: anchor === 0 ? 0 : 3, numAfter: anchor === LARGER_THAN_MAX_MESSAGE_ID ? 0 : 3 };
-        const anchorId = anchor ?? firstUnreadAnchor(world, reader, narrow, matches.test);
-        const window = limitToRange(matches.source, anchorId, request);
-        const got = { ids: window.messages.map((m) => m.id), anchor: anchorId, foundAnchor: window.foundAnchor, foundOldest: window.foundOldest, foundNewest: window.foundNewest };
-        same(got, scannedWindow(world, reader, narrow, request), `${label}: ${reader.deliveryEmail} ${JSON.stringify(narrow)} at ${anchor}`);
-      }
-    }
+    for (const narrow of narrowsFor(reader)) checkWindows(world, reader, narrow, label);
     for (const name of CHANNELS) {
       const stream = world.streamByName(name);
       if (stream) same(channelTopics(world, reader, stream, true), scannedTopics(world, reader, stream.id), `${label}: ${reader.deliveryEmail} topics of ${name}`);

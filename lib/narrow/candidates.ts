@@ -73,9 +73,21 @@ function termSource(world: World, viewer: User | null, term: NarrowTerm): IdSour
       const list = IS_LISTS.get(String(operand));
       return viewer && list ? index.user(viewer.id, list) : undefined;
     }
+    case 'channels':
+    case 'streams':
+      return operand === 'web-public' ? webPublicChannels(world) : undefined;
     default:
       return undefined;
   }
+}
+
+/** Web-public channels are few (what spectators read); past a few dozen their union costs more than it saves. */
+const MAX_UNITED_CHANNELS = 32;
+
+function webPublicChannels(world: World): IdSource | undefined {
+  const ids: number[] = [];
+  for (const stream of world.streams.values()) if (stream.isWebPublic) ids.push(stream.id);
+  return ids.length > MAX_UNITED_CHANNELS ? undefined : unionOf(ids.map((id) => world.messages.index.channel(id)));
 }
 
 /** The lists of the narrow's search words, one per word the index holds (none matches nothing). */

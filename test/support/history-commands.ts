@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import type { TestServer } from './harness.js';
 
 export const PEOPLE = ['hamlet@zulip.com', 'iago@zulip.com', 'othello@zulip.com', 'cordelia@zulip.com', 'polonius@zulip.com', 'desdemona@zulip.com'];
-export const CHANNELS = ['Verona', 'Denmark', 'Scotland', 'core team'];
+export const CHANNELS = ['Verona', 'Denmark', 'Scotland', 'core team', 'Rome'];
 export const TOPICS = ['alpha', 'Alpha', 'beta', 'gamma rays', ''];
 /** Plain lines (rendered when read, if seeded) and Markdown, sharing words. */
 export const CONTENTS = ['kiwi apple', 'Mango kiwis, apple.', '**kiwi** plum', '@**Iago** mango', 'plum `kiwi`', 'apples and the plums', ':octopus: kiwi', '@**all** plum'];

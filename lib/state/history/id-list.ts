@@ -20,7 +20,7 @@ export interface IdSource {
 }
 
 /** The first index below `length` in ascending `values` whose value is > `id` (or >= when `inclusive`). */
-function search(values: Int32Array, length: number, id: number, inclusive: boolean): number {
+export function search(values: ArrayLike<number>, length: number, id: number, inclusive: boolean): number {
   let low = 0;
   let high = length;
   while (low < high) {

@@ -4,7 +4,7 @@
  * index), and walks outward from a point. Each step is a few binary searches, so a window of 50
  * costs the same over a list of a hundred IDs or of a million.
  */
-import { emptyIds, type IdSource } from './id-list.js';
+import { emptyIds, type IdSource, search } from './id-list.js';
 
 class Union implements IdSource {
   readonly size: number;
@@ -78,24 +78,13 @@ export function intersectionOf(parts: readonly IdSource[]): IdSource {
 
 /** A fixed, ascending list of IDs as a source. */
 export function idsOf(ids: readonly number[]): IdSource {
-  const search = (id: number, inclusive: boolean): number => {
-    let low = 0;
-    let high = ids.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      const value = ids[middle] as number;
-      if (value < id || (!inclusive && value === id)) low = middle + 1;
-      else high = middle;
-    }
-    return low;
-  };
   return {
     size: ids.length,
     atMost: (id) => {
-      const at = search(id, false);
+      const at = search(ids, ids.length, id, false);
       return at > 0 ? ids[at - 1] : undefined;
     },
-    atLeast: (id) => ids[search(id, true)],
+    atLeast: (id) => ids[search(ids, ids.length, id, true)],
   };
 }
 
