@@ -13,7 +13,8 @@ import { closeHttpServer, createHttpServer, type HttpOptions } from './http/list
 import { isValidFeatureLevel, MAX_FEATURE_LEVEL, MIN_FEATURE_LEVEL } from '../lib/features.js';
 import { restoreWorld, snapshotWorld } from '../lib/state/world-snapshot.js';
 import { devFront } from './dev/front.js';
-import { loadStateFile, saveStateFile, StateFileError } from './dev/state-file.js';
+import { checkStateFileWritable, loadStateFile, StateFileError } from './dev/state-file.js';
+import { DEFAULT_SAVE_DELAY_MS, StateSaver, savingAfterWrites } from './dev/state-saver.js';
 
 export interface WorldConfig {
   /** A fixture path, or an already parsed fixture. Defaults to the development realm. */
@@ -53,9 +54,12 @@ export type ServerOptions = CreateAppOptions &
     readonly cors?: boolean;
     /**
      * A state file: loaded at start when it exists (a corrupt or foreign file is refused with
-     * StateFileError and left alone), written by `close({ saveState: true })`.
+     * StateFileError listing every problem, and left alone; so is a path that cannot be written),
+     * saved while running (see stateSaveDelayMs) and by `close({ saveState: true })`.
      */
     readonly statePath?: string;
+    /** With statePath: longest wait from a change to its save, in ms (default 2000; 0 saves only on close). */
+    readonly stateSaveDelayMs?: number;
   };
 
 export interface CloseOptions {
@@ -91,10 +95,13 @@ export function validateServerOptions(options: ServerOptions): void {
   if (bytes !== undefined && !(Number.isInteger(bytes) && bytes > 0)) throw new RangeError(`maxBodyBytes must be a positive integer, got ${String(bytes)}`);
   if (options.host !== undefined && (typeof options.host !== 'string' || options.host === '')) throw new TypeError('host must be a non-empty string');
   if (options.world && options.statePath !== undefined) throw new TypeError('give either world or statePath, not both');
+  const delay = options.stateSaveDelayMs;
+  if (delay !== undefined && !(Number.isInteger(delay) && delay >= 0)) throw new RangeError(`stateSaveDelayMs must be a non-negative integer, got ${String(delay)}`);
 }
 
 /** The world to start with: the state file's, the one given, or a new one from the fixture. */
 function startingWorld(options: ServerOptions): { world: World; loaded: boolean } {
+  if (options.statePath !== undefined) checkStateFileWritable(options.statePath);
   const saved = options.statePath === undefined ? undefined : loadStateFile(options.statePath);
   if (!saved) return { world: options.world ?? createWorld(options), loaded: false };
   if (options.featureLevel !== undefined && options.featureLevel !== saved.featureLevel) {
@@ -113,10 +120,26 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const old = app;
     app = createApp({ ...options, world: fresh });
     old.close();
+    saver?.watch();
+    saver?.changed();
   };
+  const saver =
+    options.statePath === undefined
+      ? undefined
+      : new StateSaver({
+          path: options.statePath,
+          world: () => app.world,
+          delayMs: options.stateSaveDelayMs ?? DEFAULT_SAVE_DELAY_MS,
+          // A failed background save is retried; each failure is told (one line, it is no bug).
+          onError: (error) => {
+            const message = `${error instanceof Error ? error.message : String(error)}; retrying`;
+            if (options.logger) options.logger(message, error);
+            else process.stderr.write(`${message}\n`);
+          },
+        });
   const front = devFront(() => app, { devEndpoints: app.devEndpoints, reset, ...(options.log ? { log: options.log } : {}), ...(options.cors ? { cors: true } : {}) });
   // The front decides which app answers.
-  const server = createHttpServer({ answer: front }, options);
+  const server = createHttpServer({ answer: saver ? savingAfterWrites(front, saver) : front }, options);
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -142,10 +165,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       const closed = closeHttpServer(server);
       app.close();
       await closed;
-      if (closeOptions.saveState) {
-        if (options.statePath === undefined) throw new TypeError('close({ saveState: true }) needs the statePath option');
-        saveStateFile(options.statePath, app.world);
-      }
+      if (closeOptions.saveState && options.statePath === undefined) throw new TypeError('close({ saveState: true }) needs the statePath option');
+      await saver?.stop(closeOptions.saveState === true);
     },
   };
 }
