@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { World } from '../lib/state/world.js';
 import { NOT_STATE } from '../lib/state/world-snapshot.js';
-import { WORLD_FIELDS } from '../lib/state/snapshot-fields.js';
+import { WORLD_FIELDS } from '../lib/state/snapshot/fields.js';
 import { createApp, ManualClock, restoreWorld, SnapshotError, snapshotWorld, startServer } from '../server/index.js';
 import { type Document, entity, entryIndex, fieldIndex, literally, removeField, setCounter, setField } from './support/snapshot-edit.js';
 import { basic, Client, testServer, type TestServer } from './support/harness.js';

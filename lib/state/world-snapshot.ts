@@ -7,17 +7,17 @@
  * determine (`usersByEmail`, the per-user subscriptions) are not saved but rebuilt.
  * Not saved: the clock, the event hub and its queues (clients register again after a restore).
  *
- * Loading checks the whole document first (lib/state/snapshot-fields.ts has the schema of every
+ * Loading checks the whole document first (lib/state/snapshot/fields.ts has the schema of every
  * field): types, references between tables, ID counters; it reports every problem at once with
  * its JSON path, and builds a World only from a document without any.
  */
 import type { Clock } from './clock.js';
 import { systemClock } from './clock.js';
 import { LayeredMap } from './layered-map.js';
-import { readSnapshot, SNAPSHOT_FORMAT, SNAPSHOT_VERSION } from './snapshot-document.js';
+import { readSnapshot, SNAPSHOT_FORMAT, SNAPSHOT_VERSION } from './snapshot/document.js';
 import { type IdKind, World } from './world.js';
 
-export { SNAPSHOT_FORMAT, SNAPSHOT_VERSION } from './snapshot-document.js';
+export { SNAPSHOT_FORMAT, SNAPSHOT_VERSION } from './snapshot/document.js';
 
 /** JSON of a World (see the module comment). */
 export interface WorldSnapshot {

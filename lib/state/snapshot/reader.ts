@@ -1,75 +1,15 @@
 /**
  * Reads the encoded values of a saved world (lib/state/world-snapshot.ts) against their schemas
- * (lib/state/snapshot-schema.ts), decoding as it goes. It never stops at the first problem: every
+ * (lib/state/snapshot/schema.ts), decoding as it goes. It never stops at the first problem: every
  * value that does not fit is reported with its place in the file (a JSON path such as
  * `$.state.users.$map[3][1].$object[2][1]`) and what it is (`users[10].fullName`), and
  * references are checked once everything is read, so a reference to an entity saved later in
  * the file is fine.
  */
-import { type ObjectSchema, type Reference, type Schema, unwrapped } from './snapshot-schema.js';
-import type { IdKind } from './world.js';
+import { type ObjectSchema, type Reference, type Schema, unwrapped } from './schema.js';
+import { describeLocation, EXPECTED, IDENTIFIER, INVALID, isRecord, type Location, location, shown, tagged } from './values.js';
+import type { IdKind } from '../world.js';
 
-/** Where a value sits: a step in the file and in the world, below its parent. */
-export interface Location {
-  readonly parent?: Location;
-  readonly file: string;
-  readonly logical: string;
-}
-
-export const location = (parent: Location | undefined, file: string, logical: string): Location => (parent ? { parent, file, logical } : { file, logical });
-
-/** What a value is, then where it sits in the file. */
-export function describeLocation(at: Location): string {
-  const files: string[] = [];
-  const logicals: string[] = [];
-  for (let step: Location | undefined = at; step; step = step.parent) {
-    files.push(step.file);
-    logicals.push(step.logical);
-  }
-  return `${logicals.reverse().join('')} (at ${files.reverse().join('')})`;
-}
-
-/** Returned for a value that does not fit its schema (a problem was recorded). */
-export const INVALID: unique symbol = Symbol('invalid');
-
-const MAX_SHOWN = 40;
-/** Names a record may have: those this server writes (template variables), so never `__proto__`. */
-const IDENTIFIER = /^[a-z][a-z0-9_]*$/;
-
-function shown(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'object') return 'an object';
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN)}...` : text;
-}
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** The one tag of an encoded container (`{"$map": [...]}`), or undefined when it has another form. */
-function tagged(value: unknown, tag: string): unknown {
-  if (!isRecord(value)) return undefined;
-  const keys = Object.keys(value);
-  return keys.length === 1 && keys[0] === tag ? value[tag] : undefined;
-}
-
-const EXPECTED: Readonly<Record<Schema['type'], string>> = {
-  integer: 'an integer',
-  number: 'a number',
-  string: 'a string',
-  boolean: 'true or false',
-  bytes: 'bytes ({"$bytes": base64})',
-  scalar: 'true, false, a number or a string',
-  record: 'an object ({"$object": [[name, value], ...]})',
-  literal: 'one of the known values',
-  nullable: 'a value or null',
-  optional: 'a value',
-  array: 'an array',
-  set: 'a set ({"$set": [...]})',
-  map: 'a map ({"$map": [[key, value], ...]})',
-  object: 'an object ({"$object": [[name, value], ...]})',
-  variant: 'an object ({"$object": [[name, value], ...]})',
-};
 
 export class SnapshotReader {
   readonly problems: string[] = [];

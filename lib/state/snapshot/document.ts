@@ -1,13 +1,14 @@
 /**
  * A saved world's document checked whole: its header (format, version, feature level), the ID
- * counters, then every state field against its schema (lib/state/snapshot-fields.ts), and last
+ * counters, then every state field against its schema (lib/state/snapshot/fields.ts), and last
  * the references and counters across fields. Every problem is listed, each with its JSON path.
  */
-import { MAX_FEATURE_LEVEL, MIN_FEATURE_LEVEL } from '../features.js';
-import { SKIPPED_FIELDS, REQUIRED_FIELDS, WORLD_FIELDS } from './snapshot-fields.js';
-import { INVALID, location, SnapshotReader } from './snapshot-reader.js';
-import type { Schema } from './snapshot-schema.js';
-import type { IdKind } from './world.js';
+import { MAX_FEATURE_LEVEL, MIN_FEATURE_LEVEL } from '../../features.js';
+import { SKIPPED_FIELDS, REQUIRED_FIELDS, WORLD_FIELDS } from './fields.js';
+import { SnapshotReader } from './reader.js';
+import { INVALID, location } from './values.js';
+import type { Schema } from './schema.js';
+import type { IdKind } from '../world.js';
 
 export const SNAPSHOT_FORMAT = 'chat-api-reference/world';
 /** 2 added bytes (`$bytes`) and left out the rebuilt indexes; version 1 files are read too. */

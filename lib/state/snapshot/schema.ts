@@ -1,12 +1,12 @@
 /**
- * The shapes a saved world's values must have (lib/state/snapshot-fields.ts lists them per World
+ * The shapes a saved world's values must have (lib/state/snapshot/fields.ts lists them per World
  * field), and what their IDs refer to. A loader checks every value of a state file against these
- * before anything is restored (lib/state/snapshot-reader.ts).
+ * before anything is restored (lib/state/snapshot/reader.ts).
  *
  * Object schemas keep their field names in a Map: a file's names are looked up there, never as
  * keys of a plain object, so `__proto__` or `constructor` in a file is only an unknown name.
  */
-import type { IdKind } from './world.js';
+import type { IdKind } from '../world.js';
 
 /** What an integer names: an entity of `kind`; `pastOnly` ones may have been deleted since. */
 export interface Reference {

@@ -4,158 +4,18 @@
  * entity, so a field added to an entity without a line here does not compile; a World field
  * without an entry here is refused on load, which the snapshot round-trip test catches.
  */
-import type { BotProfile, BotService } from '../entities/bot.js';
-import { GROUP_PERMISSION_SETTINGS, SYSTEM_GROUP_NAMES, type UserGroup } from '../entities/group.js';
-import type { EmailInvite, MultiuseInvite } from '../entities/invite.js';
-import type { EditEvent, Message, Reaction } from '../entities/message.js';
-import type { Draft, LegacyPushToken, NavigationView, Presence, PushRegistration, SavedSnippet, UserStatus, UserTopic } from '../entities/personal.js';
-import { REALM_PERMISSION_SETTINGS, type Realm } from '../entities/realm.js';
-import type { RealmExport } from '../entities/realm-export.js';
-import type { Attachment, CustomProfileField, Linkifier, RealmEmoji, RealmPlayground, Reminder } from '../entities/realm-records.js';
-import { CHANNEL_PERMISSION_SETTINGS, type Subscription, TOPICS_POLICIES, type Stream } from '../entities/stream.js';
-import { ROLES, type User } from '../entities/user.js';
+import type { BotProfile, BotService } from '../../entities/bot.js';
+import { SYSTEM_GROUP_NAMES } from '../../entities/group.js';
+import type { EmailInvite, MultiuseInvite } from '../../entities/invite.js';
+import type { Draft, LegacyPushToken, NavigationView, Presence, PushRegistration, SavedSnippet, UserStatus, UserTopic } from '../../entities/personal.js';
+import type { RealmExport } from '../../entities/realm-export.js';
+import type { Attachment, CustomProfileField, Linkifier, RealmEmoji, RealmPlayground, Reminder } from '../../entities/realm-records.js';
+import { ROLES } from '../../entities/user.js';
+import { group, groupRef, message, realm, stream, streamRef, subscription, time, user, userRef } from './entities.js';
 import {
-  array, boolean, bytes, complete, defines, entity, integer, literal, map, nullable, number, optional, pastRef, perUser, record, ref, scalar, type Schema, set, string, table, variant,
-} from './snapshot-schema.js';
-import type { OutgoingEmail } from './world.js';
-
-const time = number;
-const userRef = ref('user');
-const streamRef = ref('stream');
-const groupRef = ref('group');
-
-const groupSetting = variant('group setting', 'kind', {
-  group: entity<{ kind: string; groupId: number }>('named group setting', { kind: literal('group'), groupId: groupRef }),
-  anonymous: entity<{ kind: string; members: unknown; subgroups: unknown }>('anonymous group setting', { kind: literal('anonymous'), members: set(userRef), subgroups: set(groupRef) }),
-});
-
-const realm = entity<Realm>('realm', {
-  id: integer,
-  name: string,
-  description: string,
-  fakeEmailDomain: string,
-  url: nullable(string),
-  dateCreated: time,
-  moderationRequestChannelId: nullable(streamRef),
-  newStreamAnnouncementsStreamId: nullable(streamRef),
-  signupAnnouncementsStreamId: nullable(streamRef),
-  zulipUpdateAnnouncementsStreamId: nullable(streamRef),
-  editHistoryVisibilityPolicy: literal('all', 'moves', 'none'),
-  allowMessageEditing: boolean,
-  messageContentEditLimitSeconds: nullable(number),
-  moveMessagesWithinStreamLimitSeconds: optional(nullable(number)),
-  moveMessagesBetweenStreamsLimitSeconds: optional(nullable(number)),
-  presenceDisabled: boolean,
-  enableSpectatorAccess: boolean,
-  waitingPeriodThreshold: number,
-  topicsPolicy: literal('allow_empty_topic', 'disable_empty_topic'),
-  messageRetentionDays: number,
-  maxFileUploadSizeMib: number,
-  emailAuthEnabled: boolean,
-  canCreateUsers: boolean,
-  settings: complete(REALM_PERMISSION_SETTINGS, groupSetting),
-  deactivated: optional(boolean),
-});
-
-const user = entity<User>('user', {
-  id: integer,
-  deliveryEmail: string,
-  fullName: string,
-  role: literal(...ROLES),
-  isActive: boolean,
-  isBot: boolean,
-  botType: nullable(literal(1, 2, 3, 4)),
-  botOwnerId: nullable(userRef),
-  apiKey: string,
-  password: nullable(string),
-  timezone: string,
-  dateJoined: time,
-  avatarSource: literal('G', 'U'),
-  avatarVersion: integer,
-  settings: map(string, scalar),
-  profileData: map(ref('profileField'), string),
-  isSystemBot: boolean,
-});
-
-const group = entity<UserGroup>('user group', {
-  id: integer,
-  name: string,
-  description: string,
-  members: set(userRef),
-  subgroups: set(groupRef),
-  isSystemGroup: boolean,
-  creatorId: nullable(userRef),
-  dateCreated: nullable(time),
-  deactivated: boolean,
-  settings: map(literal(...GROUP_PERMISSION_SETTINGS), groupSetting),
-});
-
-const stream = entity<Stream>('channel', {
-  id: integer,
-  name: string,
-  description: string,
-  renderedDescription: nullable(string),
-  inviteOnly: boolean,
-  isWebPublic: boolean,
-  historyPublicToSubscribers: boolean,
-  messageRetentionDays: nullable(integer),
-  creatorId: nullable(userRef),
-  dateCreated: time,
-  isArchived: boolean,
-  topicsPolicy: literal(...TOPICS_POLICIES),
-  folderId: nullable(integer),
-  // Kept true by deletions, but a moved first message leaves it naming a message elsewhere.
-  firstMessageId: nullable(pastRef('message')),
-  settings: map(literal(...CHANNEL_PERMISSION_SETTINGS), groupSetting),
-});
-
-const notification = nullable(boolean);
-const subscription = entity<Subscription>('subscription', {
-  userId: integer,
-  streamId: streamRef,
-  active: boolean,
-  color: string,
-  pinToTop: boolean,
-  isMuted: boolean,
-  desktopNotifications: notification,
-  emailNotifications: notification,
-  pushNotifications: notification,
-  audibleNotifications: notification,
-  wildcardMentionsNotify: notification,
-});
-
-const recipient = variant('recipient', 'kind', {
-  stream: entity<{ kind: string; streamId: number; topic: string }>('channel recipient', { kind: literal('stream'), streamId: streamRef, topic: string }),
-  direct: entity<{ kind: string; userIds: unknown }>('direct recipient', { kind: literal('direct'), userIds: array(userRef) }),
-});
-
-const editEvent = entity<EditEvent>('edit', {
-  userId: nullable(userRef),
-  timestamp: time,
-  prevContent: optional(string),
-  prevRenderedContent: optional(string),
-  prevTopic: optional(string),
-  topic: optional(string),
-  prevStream: optional(streamRef),
-  stream: optional(streamRef),
-});
-
-const reaction = entity<Reaction>('reaction', { userId: userRef, emojiName: string, emojiCode: string, reactionType: literal('unicode_emoji', 'realm_emoji', 'zulip_extra_emoji') });
-
-const message = entity<Message>('message', {
-  id: integer,
-  senderId: userRef,
-  recipient,
-  content: string,
-  renderedContent: string,
-  sentAt: time,
-  editHistory: array(editEvent),
-  lastEditAt: nullable(time),
-  lastMovedAt: nullable(time),
-  flags: map(userRef, set(string)),
-  client: string,
-  reactions: array(reaction),
-});
+  array, boolean, bytes, complete, defines, entity, integer, literal, map, nullable, number, optional, pastRef, perUser, record, ref, scalar, type Schema, set, string, table,
+} from './schema.js';
+import type { OutgoingEmail } from '../world.js';
 
 const draft = entity<Draft>(
   'draft',
