@@ -17,8 +17,11 @@ export const MESSAGE_RULES: readonly WriteRule[] = [
       'a public channel the guest is not in': () => ({ path: '/messages', params: { type: 'stream', to: 'Denmark', topic: 't', content: 'hello' } }),
       'an archived channel': () => ({ path: '/messages', params: { type: 'stream', to: 'archived', topic: 't', content: 'hello' } }),
       'a deactivated user': (sc) => ({ path: '/messages', params: { type: 'direct', to: [sc.deactivated], content: 'hello' } }),
+      'a channel only administrators post to': () => ({ path: '/messages', params: { type: 'stream', to: 'announce', topic: 't', content: 'news' } }),
     },
     refused: [
+      // The bot posts with its owner's rights (the owner here), as the real server's can_send_message_group check allows.
+      refuse(['moderator', 'member', 'guest'], 'a channel only administrators post to', bad('You do not have permission to post in this channel.')),
       refuse(ALL.filter((role) => role !== 'bot'), 'a private channel', bad("Not authorized to send to channel 'secret'")),
       refuse('bot', 'a private channel', bad("Not authorized to send to channel 'secret'")),
       refuse('guest', 'a public channel the guest is not in', bad("Not authorized to send to channel 'Denmark'")),
