@@ -7,7 +7,7 @@
  * administrator may not change a member's group. Members and subgroups of a deactivated group may
  * change (level 391), but a deactivated group is never a subgroup.
  */
-import { bad, INSUFFICIENT, NOT_FOR_BOTS, NOT_FOR_GUESTS, refuse, type Target, type WriteRule } from './write-auth.js';
+import { bad, INSUFFICIENT, NOT_FOR_BOTS, NOT_FOR_GUESTS, refuse, type Refusal, type Target, type WriteRule } from './write-auth.js';
 import type { Scene } from './write-scene.js';
 
 /** A request to `/user_groups/{id}{suffix}`. */
@@ -17,8 +17,15 @@ const group =
 
 const NOT_THE_CREATOR = ['administrator', 'moderator', 'member'] as const;
 
+/** Refused to everyone but the group's managers: guests and bots by the member-or-administrator gate first. */
+const unmanaged = (target: string, alsoOwner = false): Refusal[] => [
+  refuse(alsoOwner ? ['owner', ...NOT_THE_CREATOR] : NOT_THE_CREATOR, target, INSUFFICIENT),
+  refuse('guest', target, NOT_FOR_GUESTS),
+  refuse('bot', target, NOT_FOR_BOTS),
+];
+
 /** System groups follow roles: no caller changes them here, owners included. */
-const systemGroupRefusals = [refuse(['owner', ...NOT_THE_CREATOR], 'a system group', INSUFFICIENT), refuse('guest', 'a system group', NOT_FOR_GUESTS), refuse('bot', 'a system group', NOT_FOR_BOTS)];
+const systemGroupRefusals = unmanaged('a system group', true);
 
 export const GROUP_RULES: readonly WriteRule[] = [
   {
@@ -35,9 +42,7 @@ export const GROUP_RULES: readonly WriteRule[] = [
     },
     refused: [
       ...systemGroupRefusals,
-      refuse(NOT_THE_CREATOR, "another user's group", INSUFFICIENT),
-      refuse('guest', "another user's group", NOT_FOR_GUESTS),
-      refuse('bot', "another user's group", NOT_FOR_BOTS),
+      ...unmanaged("another user's group"),
       refuse(NOT_THE_CREATOR, 'a deactivated group', INSUFFICIENT),
     ],
   },
@@ -51,9 +56,7 @@ export const GROUP_RULES: readonly WriteRule[] = [
     },
     refused: [
       ...systemGroupRefusals,
-      refuse(NOT_THE_CREATOR, "another user's group", INSUFFICIENT),
-      refuse('guest', "another user's group", NOT_FOR_GUESTS),
-      refuse('bot', "another user's group", NOT_FOR_BOTS),
+      ...unmanaged("another user's group"),
       // Members of a deactivated group may change (level 391): only the rights are checked.
       refuse(NOT_THE_CREATOR, 'a deactivated group', INSUFFICIENT),
       refuse('owner', 'a deactivated user', bad(/^Invalid user ID: \d+$/)),
@@ -62,12 +65,7 @@ export const GROUP_RULES: readonly WriteRule[] = [
   {
     route: 'POST /user_groups/{user_group_id:int}/subgroups',
     targets: { "another user's group": group((sc) => sc.group, '/subgroups', (sc) => ({ add: [sc.deactivatedGroup] })) },
-    refused: [
-      refuse(NOT_THE_CREATOR, "another user's group", INSUFFICIENT),
-      refuse('guest', "another user's group", NOT_FOR_GUESTS),
-      refuse('bot', "another user's group", NOT_FOR_BOTS),
-      refuse('owner', "another user's group", bad('User group is deactivated.')),
-    ],
+    refused: [...unmanaged("another user's group"), refuse('owner', "another user's group", bad('User group is deactivated.'))],
   },
   {
     route: 'POST /user_groups/{user_group_id:int}/deactivate',

@@ -5,9 +5,12 @@
  * attachments.py, navigation_views.py, user_topics.py, user_settings.py, push_notifications.py);
  * another user's record is "does not exist". Views marked `@human_users_only` refuse bots.
  */
-import { ALL, bad, NOT_FOR_BOTS, refuse, type WriteRule } from './write-auth.js';
+import { ALL, type Answer, bad, NOT_FOR_BOTS, refuse, type Target, type WriteRule } from './write-auth.js';
 
 const LOCKED = bad('You are not allowed to change this field. Contact an administrator to update it.');
+
+/** Another user's record, looked up among the caller's own: every role gets "does not exist". */
+const notTheCallers = (route: string, what: string, target: Target, answer: Answer): WriteRule => ({ route, targets: { [what]: target }, refused: [refuse(ALL, what, answer)] });
 
 const open = (route: string, why: string): WriteRule => ({ route, targets: {}, refused: [], open: why });
 
@@ -17,33 +20,13 @@ export const PERSONAL_RULES: readonly WriteRule[] = [
     targets: { 'a private channel': (sc) => ({ path: '/drafts', params: { drafts: [{ type: 'stream', to: [sc.secret], topic: 't', content: 'c', timestamp: 1_700_000_000 }] } }) },
     refused: [refuse(ALL, 'a private channel', bad('Invalid channel ID'))],
   },
-  {
-    route: 'PATCH /drafts/{draft_id:int}',
-    targets: { "another user's draft": (sc) => ({ path: `/drafts/${sc.draft}`, params: { draft: { type: '', to: [], topic: '', content: 'mine now', timestamp: 1_700_000_000 } } }) },
-    refused: [refuse(ALL, "another user's draft", bad('Draft does not exist', 404))],
-  },
-  {
-    route: 'DELETE /drafts/{draft_id:int}',
-    targets: { "another user's draft": (sc) => ({ path: `/drafts/${sc.draft}` }) },
-    refused: [refuse(ALL, "another user's draft", bad('Draft does not exist', 404))],
-  },
+  notTheCallers('PATCH /drafts/{draft_id:int}', "another user's draft", (sc) => ({ path: `/drafts/${sc.draft}`, params: { draft: { type: '', to: [], topic: '', content: 'mine now', timestamp: 1_700_000_000 } } }), bad('Draft does not exist', 404)),
+  notTheCallers('DELETE /drafts/{draft_id:int}', "another user's draft", (sc) => ({ path: `/drafts/${sc.draft}` }), bad('Draft does not exist', 404)),
   open('POST /saved_snippets', "creates the caller's own snippet"),
-  {
-    route: 'PATCH /saved_snippets/{saved_snippet_id:int}',
-    targets: { "another user's snippet": (sc) => ({ path: `/saved_snippets/${sc.snippet}`, params: { title: 'mine now' } }) },
-    refused: [refuse(ALL, "another user's snippet", bad('Saved snippet does not exist.', 404))],
-  },
-  {
-    route: 'DELETE /saved_snippets/{saved_snippet_id:int}',
-    targets: { "another user's snippet": (sc) => ({ path: `/saved_snippets/${sc.snippet}` }) },
-    refused: [refuse(ALL, "another user's snippet", bad('Saved snippet does not exist.', 404))],
-  },
+  notTheCallers('PATCH /saved_snippets/{saved_snippet_id:int}', "another user's snippet", (sc) => ({ path: `/saved_snippets/${sc.snippet}`, params: { title: 'mine now' } }), bad('Saved snippet does not exist.', 404)),
+  notTheCallers('DELETE /saved_snippets/{saved_snippet_id:int}', "another user's snippet", (sc) => ({ path: `/saved_snippets/${sc.snippet}` }), bad('Saved snippet does not exist.', 404)),
   open('POST /user_uploads', "stores the caller's own file"),
-  {
-    route: 'DELETE /attachments/{attachment_id:int}',
-    targets: { "another user's upload": (sc) => ({ path: `/attachments/${sc.attachment}` }) },
-    refused: [refuse(ALL, "another user's upload", bad('Invalid attachment'))],
-  },
+  notTheCallers('DELETE /attachments/{attachment_id:int}', "another user's upload", (sc) => ({ path: `/attachments/${sc.attachment}` }), bad('Invalid attachment')),
   open('POST /navigation_views', "creates the caller's own view"),
   {
     route: 'PATCH /navigation_views/{fragment:path}',
@@ -51,11 +34,7 @@ export const PERSONAL_RULES: readonly WriteRule[] = [
     // Code NOT_FOUND as the description says; the real server sends BAD_REQUEST (docs/deviations.md).
     refused: [refuse(ALL, "another user's view", { status: 404, code: 'NOT_FOUND', msg: 'Navigation view does not exist.' })],
   },
-  {
-    route: 'DELETE /navigation_views/{fragment:path}',
-    targets: { "another user's view": (sc) => ({ path: `/navigation_views/${encodeURIComponent(sc.view)}` }) },
-    refused: [refuse(ALL, "another user's view", bad('Navigation view does not exist.', 404))],
-  },
+  notTheCallers('DELETE /navigation_views/{fragment:path}', "another user's view", (sc) => ({ path: `/navigation_views/${encodeURIComponent(sc.view)}` }), bad('Navigation view does not exist.', 404)),
   open('POST /users/me/alert_words', "the caller's own alert words"),
   open('DELETE /users/me/alert_words', "the caller's own alert words"),
   {
