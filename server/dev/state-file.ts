@@ -86,6 +86,8 @@ function stateText(path: string, world: World): string {
     return `${JSON.stringify(snapshotWorld(world))}\n`;
   } catch (error) {
     if (error instanceof SnapshotError) throw new StateFileError(`cannot save the state file ${path}: ${error.message}`);
+    // V8's longest string (about 512 MiB): a world this large does not fit one JSON document.
+    if (error instanceof RangeError) throw new StateFileError(`cannot save the state file ${path}: the world is too large for one JSON document (${error.message})`);
     throw error;
   }
 }

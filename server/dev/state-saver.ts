@@ -73,7 +73,7 @@ export class StateSaver {
     } catch (error) {
       this.dirty = true;
       this.options.onError(error);
-      if (!this.stopped) this.arm(Math.max(this.options.delayMs, RETRY_MS));
+      if (!this.stopped) this.arm(Math.max(this.options.delayMs, RETRY_MS, SPACING * this.lastSaveMs));
       return;
     } finally {
       this.saving = undefined;
