@@ -54,6 +54,7 @@ import { rules as remindersSharp } from './personal/reminders-sharp.js';
 import { rules as reportMessageSharp } from './messages/report-message-sharp.js';
 import { rules as typingSharp } from './messages/typing-sharp.js';
 import { rules as userStatusSharp } from './users/user-status-sharp.js';
+import { rules as eventConvergence } from './register/event-convergence.js';
 const RULE_FILES: ReadonlyArray<readonly Rule[]> = [
   conventions,
   auth,
@@ -105,6 +106,7 @@ const RULE_FILES: ReadonlyArray<readonly Rule[]> = [
   userGroupSubgroups,
   linkifiersChanges,
   linkifiersEvents,
+  eventConvergence,
 ];
 
 const ID_FORMAT = /^[a-z0-9]+(?:-[a-z0-9]+)*(?:\/[a-z0-9]+(?:-[a-z0-9]+)*)+$/;

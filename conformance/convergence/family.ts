@@ -1,0 +1,42 @@
+/**
+ * A family of actions the convergence check runs: what its observers register for, the fixture
+ * its rule sets up once, how it generates and performs actions, and which objects are the run's.
+ */
+import type fc from 'fast-check';
+import type { IdentityName } from '../credentials/types.js';
+import type { FeatureRange, Need, RuleContext } from '../rules/types.js';
+
+/** What the run owns, as the family knows it (message IDs it sent included). */
+export interface Owned {
+  readonly channelIds: readonly number[];
+  readonly groupIds: readonly number[];
+  readonly userIds: readonly number[];
+  readonly messageIds: readonly number[];
+}
+
+export interface Family<F, A> {
+  /** Rule id and title. */
+  readonly id: string;
+  readonly title: string;
+  /** The real server's documentation the rule checks against. */
+  readonly section: string;
+  readonly levels: FeatureRange;
+  readonly needs: readonly Need[];
+  /** Identities that register a queue and have their state compared. */
+  readonly observers: readonly IdentityName[];
+  /** Event types the queues take (the marker's `drafts` is added) and state types fetched. */
+  eventTypes(level: number): readonly string[];
+  fetchTypes(level: number): readonly string[];
+  readonly includeSubscribers: boolean;
+  /** Longest generated sequence. */
+  readonly maxActions: number;
+  /** Upper bound on sequences (each costs every observer about ten requests). */
+  readonly maxRuns: number;
+  setup(ctx: RuleContext): Promise<F>;
+  action(fixture: F, level: number): fc.Arbitrary<A>;
+  /** Performs one action; answers one line for the report (what was done, or why it was not). */
+  perform(ctx: RuleContext, fixture: F, action: A): Promise<string>;
+  /** Steps that undo what the sequence left changed (run before the queues are drained). */
+  restore?(ctx: RuleContext, fixture: F): Promise<string[]>;
+  owned(ctx: RuleContext, fixture: F): Owned;
+}
