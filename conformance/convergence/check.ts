@@ -11,7 +11,7 @@ import { fail } from '../expect/assert.js';
 import type { RuleContext } from '../rules/types.js';
 import { compareStates } from './compare.js';
 import type { Family } from './family.js';
-import type { Scope } from './normalize.js';
+import { GUEST_PEER_EVENTS_LEVEL, type Scope } from './normalize.js';
 import { eventsBeforeMarker, modernCapabilities, type ObserverQueue, type RegisterParams, registerQueue } from './queues.js';
 import { replayEvents } from './replay.js';
 import { type ObserverOutcome, renderReport } from './report.js';
@@ -28,6 +28,9 @@ export function registerParams<F, A>(family: Family<F, A>, level: number): Regis
     capabilities: modernCapabilities(level),
   };
 }
+
+/** Whether the queues keep drafts (then the marker's removal must not reach a later queue). */
+export const keepsDrafts = (params: RegisterParams): boolean => params.fetchTypes.includes(MARKER_TYPE);
 
 interface Opened {
   readonly who: IdentityName;
@@ -64,14 +67,15 @@ export async function checkSequence<F, A>(ctx: RuleContext, family: Family<F, A>
     }
     for (const action of actions) log.push(await family.perform(ctx, fixture, action));
     if (family.restore) log.push(...(await family.restore(ctx, fixture)));
-    const drained: QueueEvent[][] = [];
-    for (const observer of opened) drained.push(await eventsBeforeMarker(observer.client, observer.queue, observer.who));
-    const fresh: State[] = [];
-    for (const observer of opened) {
-      const again = await registerQueue(observer.client, params);
-      await again.close();
-      fresh.push(again.state);
-    }
+    // Each observer waits for its own marker: in parallel, so delivery delays overlap.
+    const drained = await Promise.all(opened.map((observer) => eventsBeforeMarker(observer.client, observer.queue, observer.who, keepsDrafts(params))));
+    const fresh = await Promise.all(
+      opened.map(async (observer) => {
+        const again = await registerQueue(observer.client, params);
+        await again.close();
+        return again.state;
+      }),
+    );
     const owned = family.owned(ctx, fixture);
     const channelIds = new Set(owned.channelIds);
     const userIds = new Set(owned.userIds);
@@ -79,7 +83,14 @@ export async function checkSequence<F, A>(ctx: RuleContext, family: Family<F, A>
     const outcomes: ObserverOutcome[] = opened.map((observer, index) => {
       const events = drained[index] as QueueEvent[];
       const replayed = replayEvents(observer.queue.state, events, observer.view);
-      const scope: Scope = { channelIds, groupIds: new Set(owned.groupIds), userIds, messageIds, unknowableConversations: replayed.unknowable };
+      const scope: Scope = {
+        channelIds,
+        groupIds: new Set(owned.groupIds),
+        userIds,
+        messageIds,
+        unknowableConversations: replayed.unknowable,
+        guestWithoutPeerEvents: ctx.identity(observer.who).role === 'guest' && ctx.featureLevel < GUEST_PEER_EVENTS_LEVEL,
+      };
       const comparison = compareStates({ initial: observer.queue.state, fresh: fresh[index] as State, replayed: replayed.state, scope, deleted: replayed.deleted });
       return { who: observer.who, userId: observer.view.userId, view: observer.view, initial: observer.queue.state, events, scope, comparison, problems: replayed.problems };
     });

@@ -70,21 +70,52 @@ export async function registerQueue(client: ApiClient, params: RegisterParams): 
 const isMarker = (content: string) => (event: JsonObject): boolean =>
   event.type === 'drafts' && event.op === 'add' && Array.isArray(event.drafts) && (event.drafts as JsonObject[]).some((draft) => draft.content === content);
 
+const isRemoval = (id: number) => (event: JsonObject): boolean => event.type === 'drafts' && event.op === 'remove' && event.draft_id === id;
+
+/** Polls until `seen` accepts an event, or fails after the deadline; returns everything polled. */
+async function until(queue: ObserverQueue, seen: (event: JsonObject) => boolean, what: string): Promise<JsonObject[]> {
+  const received = await pollUntil(queue, (events) => events.some(seen));
+  if (!received.some(seen)) fail(`${what} did not reach the queue within ${EVENT_DEADLINE_MS / 1000} s`);
+  return received;
+}
+
 /**
  * Every event the queue got before a marker its owner triggers now: a draft with content nothing
  * else has (drafts events reach only their owner, in order after everything sent before). The
- * draft is deleted again; its deletion's event stays in the queue, past the marker.
+ * draft is deleted again; with `awaitRemoval` (for queues that keep drafts) its removal is
+ * awaited too, so that not even the marker is in flight when the next queue registers.
  */
-export async function eventsBeforeMarker(client: ApiClient, queue: ObserverQueue, label: string): Promise<QueueEvent[]> {
+export async function eventsBeforeMarker(client: ApiClient, queue: ObserverQueue, label: string, awaitRemoval: boolean): Promise<QueueEvent[]> {
   const content = `${label} convergence marker ${Date.now().toString(36)} ${Math.random().toString(36).slice(2)}`;
   const created = await client.post('/drafts', { drafts: [{ type: '', to: [], topic: '', content }] });
-  const ids = expectShape(expectSuccess(created), v.object({ ids: v.array(v.int()) }), 'drafts', created).ids;
+  const id = expectShape(expectSuccess(created), v.object({ ids: v.array(v.int(), { minLength: 1 }) }), 'drafts', created).ids[0] as number;
+  let removed = false;
   try {
-    const received = await pollUntil(queue, (events) => events.some(isMarker(content)));
-    const at = received.findIndex(isMarker(content));
-    if (at === -1) fail(`the marker draft's event did not reach the queue of ${label} within ${EVENT_DEADLINE_MS / 1000} s`);
-    return received.slice(0, at) as QueueEvent[];
+    const received = await until(queue, isMarker(content), `the marker draft of ${label}`);
+    const before = received.slice(0, received.findIndex(isMarker(content)));
+    expectSuccess(await client.delete(`/drafts/${id}`));
+    removed = true;
+    if (awaitRemoval && !received.some(isRemoval(id))) await until(queue, isRemoval(id), `the removal of the marker draft of ${label}`);
+    return before as QueueEvent[];
   } finally {
-    if (ids[0] !== undefined) await client.delete(`/drafts/${ids[0]}`);
+    if (!removed) await client.delete(`/drafts/${id}`);
   }
+}
+
+/**
+ * Waits until nothing sent before now is still in flight to these identities: each opens a
+ * queue for drafts only and drains it to a marker. Needed before the first run (the setup's
+ * events) and after a run that ended early.
+ */
+export async function settle(clients: ReadonlyArray<readonly [string, ApiClient]>, level: number, awaitRemoval: boolean): Promise<void> {
+  await Promise.all(
+    clients.map(async ([label, client]) => {
+      const queue = await registerQueue(client, { eventTypes: ['drafts'], fetchTypes: [], includeSubscribers: false, capabilities: modernCapabilities(level) });
+      try {
+        await eventsBeforeMarker(client, queue, label, awaitRemoval);
+      } finally {
+        await queue.close();
+      }
+    }),
+  );
 }

@@ -109,18 +109,15 @@ function stream(replay: Replay, event: QueueEvent): void {
       return;
     }
     case 'update': {
+      // A client keeps the fields its channel objects have (before level 226 only subscriptions
+      // carried `email_address`, which a rename updates first).
       const property = event.property as string;
-      for (const key of LISTS) {
+      for (const key of [...LISTS, 'streams']) {
         for (const channel of listIn(state, key) ?? []) {
-          if (channel.stream_id !== event.stream_id) continue;
+          if (channel.stream_id !== event.stream_id || !(property in channel)) continue;
           channel[property] = event.value;
           for (const extra of EXTRA_UPDATE_KEYS) if (extra in event && event[extra] !== null) channel[extra] = event[extra];
         }
-      }
-      for (const channel of listIn(state, 'streams') ?? []) {
-        if (channel.stream_id !== event.stream_id || !(property in channel)) continue;
-        channel[property] = event.value;
-        for (const extra of EXTRA_UPDATE_KEYS) if (extra in event && event[extra] !== null) channel[extra] = event[extra];
       }
       return;
     }

@@ -9,6 +9,9 @@ import { ascending, idsIn, listIn, type QueueEvent, type State } from '../types.
 import { directEntry } from './unread-model.js';
 import { UnmodelledEvent } from './unmodelled.js';
 
+/** Level 155: update_message_flags events list only the messages whose flag changed. */
+const FLAG_EVENT_ONLY_CHANGED = 155;
+
 const MENTION_FLAGS = ['mentioned', 'stream_wildcard_mentioned', 'topic_wildcard_mentioned', 'wildcard_mentioned'];
 
 function message(replay: Replay, event: QueueEvent): void {
@@ -122,7 +125,10 @@ function updateFlags(replay: Replay, event: QueueEvent): void {
   }
   if (event.flag === 'starred' && Array.isArray(replay.state.starred_messages)) {
     const starred = replay.state.starred_messages as number[];
-    replay.state.starred_messages = op === 'add' ? [...starred, ...ids] : starred.filter((id) => !ids.includes(id));
+    // From level 155 an event lists only messages whose flag changed, so a message starred twice
+    // is a duplicate event; before, every requested message was listed.
+    const added = replay.view.featureLevel >= FLAG_EVENT_ONLY_CHANGED ? ids : ids.filter((id) => !starred.includes(id));
+    replay.state.starred_messages = op === 'add' ? [...starred, ...added] : starred.filter((id) => !ids.includes(id));
   }
 }
 

@@ -6,7 +6,9 @@
  */
 import { messagesFamily } from '../../convergence/families/messages.js';
 import { personalFamily } from '../../convergence/families/personal.js';
+import { groupsFamily } from '../../convergence/families/groups.js';
+import { channelsFamily } from '../../convergence/families/channels.js';
 import type { Rule } from '../types.js';
 import { convergenceRule } from './event-convergence-support.js';
 
-export const rules: readonly Rule[] = [convergenceRule(messagesFamily), convergenceRule(personalFamily)];
+export const rules: readonly Rule[] = [convergenceRule(messagesFamily), convergenceRule(personalFamily), convergenceRule(groupsFamily), convergenceRule(channelsFamily)];
