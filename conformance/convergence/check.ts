@@ -65,8 +65,8 @@ export async function checkSequence<F, A>(ctx: RuleContext, family: Family<F, A>
       const queue = await registerQueue(client, params);
       opened.push({ who, client, queue, view: { userId: ctx.identity(who).userId, featureLevel: ctx.featureLevel, capabilities: params.capabilities, includeSubscribers: params.includeSubscribers } });
     }
+    if (family.restore) log.push(...(await family.restore((who) => ctx.as(who), fixture, false)));
     for (const action of actions) log.push(await family.perform(ctx, fixture, action));
-    if (family.restore) log.push(...(await family.restore(ctx, fixture)));
     // Each observer waits for its own marker: in parallel, so delivery delays overlap.
     const drained = await Promise.all(opened.map((observer) => eventsBeforeMarker(observer.client, observer.queue, observer.who, keepsDrafts(params))));
     const fresh = await Promise.all(

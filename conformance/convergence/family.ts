@@ -3,6 +3,7 @@
  * its rule sets up once, how it generates and performs actions, and which objects are the run's.
  */
 import type fc from 'fast-check';
+import type { ApiClient } from '../client/api-client.js';
 import type { IdentityName } from '../credentials/types.js';
 import type { FeatureRange, Need, RuleContext } from '../rules/types.js';
 
@@ -28,15 +29,23 @@ export interface Family<F, A> {
   eventTypes(level: number): readonly string[];
   fetchTypes(level: number): readonly string[];
   readonly includeSubscribers: boolean;
-  /** Longest generated sequence. */
-  readonly maxActions: number;
   /** Upper bound on sequences (each costs every observer about ten requests). */
   readonly maxRuns: number;
   setup(ctx: RuleContext): Promise<F>;
-  action(fixture: F, level: number): fc.Arbitrary<A>;
+  /**
+   * The kinds of action, each with the most actions of that kind one sequence has (`weight`). A
+   * sequence draws up to that many of every kind, in a random order: each sequence costs every
+   * observer about ten requests whatever its length, so every sequence tries every kind.
+   */
+  kinds(fixture: F, level: number): ReadonlyArray<fc.WeightedArbitrary<A>>;
   /** Performs one action; answers one line for the report (what was done, or why it was not). */
   perform(ctx: RuleContext, fixture: F, action: A): Promise<string>;
-  /** Steps that undo what the sequence left changed (run before the queues are drained). */
-  restore?(ctx: RuleContext, fixture: F): Promise<string[]>;
+  /**
+   * Undoes what earlier sequences left changed. Runs at the start of each sequence (so the undoing
+   * is checked too, and a missing event of a change is not hidden by its undoing in the same
+   * window), where it may leave private objects for later sequences to act on, and with `final`
+   * when the rule ends, where it undoes everything.
+   */
+  restore?(as: (who: IdentityName) => ApiClient, fixture: F, final: boolean): Promise<string[]>;
   owned(ctx: RuleContext, fixture: F): Owned;
 }

@@ -17,14 +17,18 @@ export class Keyed {
   }
 }
 
-/** One step into a comparable value. */
-export type Step = { readonly key: string } | { readonly index: number } | { readonly entry: string };
+/**
+ * One step into a comparable value. `element` looks at a list of IDs as a set: its value is how
+ * many times the list holds that ID.
+ */
+export type Step = { readonly key: string } | { readonly index: number } | { readonly entry: string } | { readonly element: number };
 
 export function renderPath(root: string, steps: readonly Step[]): string {
   let out = root;
   for (const step of steps) {
     if ('key' in step) out += `.${step.key}`;
     else if ('index' in step) out += `[${step.index}]`;
+    else if ('element' in step) out += ` (ID ${step.element})`;
     else out += `[${step.entry}]`;
   }
   return out;
@@ -34,11 +38,13 @@ export function renderPath(root: string, steps: readonly Step[]): string {
 export function valueAt(value: unknown, steps: readonly Step[]): unknown {
   let current = value;
   for (const step of steps) {
-    if (current instanceof Keyed && 'entry' in step) current = current.entries.get(step.entry);
+    // An ID is absent (0 times) from a list that does not exist.
+    if ('element' in step) current = Array.isArray(current) ? current.filter((x) => x === step.element).length : 0;
+    else if (current instanceof Keyed && 'entry' in step) current = current.entries.get(step.entry);
     else if (Array.isArray(current) && 'index' in step) current = current[step.index];
     else if (current !== null && typeof current === 'object' && !(current instanceof Keyed) && 'key' in step && Object.prototype.hasOwnProperty.call(current, step.key)) {
       current = (current as Record<string, unknown>)[step.key];
-    } else return undefined;
+    } else current = undefined;
   }
   return current;
 }
@@ -51,6 +57,8 @@ export interface Difference {
   readonly received: unknown;
 }
 
+const isIdList = (value: unknown): value is number[] => Array.isArray(value) && value.every((x) => typeof x === 'number');
+
 const isPlain = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Keyed);
 
 /** Every place where `expected` and `received` differ (the innermost ones), in a stable order. */
@@ -58,6 +66,12 @@ export function differences(expected: unknown, received: unknown, steps: readonl
   if (expected instanceof Keyed && received instanceof Keyed) {
     const keys = [...new Set([...expected.entries.keys(), ...received.entries.keys()])];
     return keys.flatMap((entry) => differences(expected.entries.get(entry), received.entries.get(entry), [...steps, { entry }]));
+  }
+  if (isIdList(expected) && isIdList(received) && (expected.length > 0 || received.length > 0)) {
+    // A list of IDs is a set: name each ID one side has (more often) than the other.
+    const count = (list: readonly number[], id: number) => list.filter((x) => x === id).length;
+    const ids = [...new Set([...expected, ...received])].sort((a, b) => a - b);
+    return ids.filter((id) => count(expected, id) !== count(received, id)).map((id) => ({ steps: [...steps, { element: id }], expected: count(expected, id), received: count(received, id) }));
   }
   if (Array.isArray(expected) && Array.isArray(received)) {
     if (expected.length !== received.length) return [{ steps, expected, received }];

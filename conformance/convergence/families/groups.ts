@@ -27,17 +27,17 @@ export type GroupAction =
   | { readonly do: 'rename' | 'describe'; readonly group: number }
   | { readonly do: 'create'; readonly who: readonly IdentityName[] };
 
-function actionArbitrary(level: number): fc.Arbitrary<GroupAction> {
+function actionKinds(level: number): Array<fc.WeightedArbitrary<GroupAction>> {
   const group = fc.nat({ max: MAX_GROUPS - 1 });
   const who = fc.uniqueArray(fc.constantFrom(...OBSERVERS), { minLength: 1, maxLength: 2 });
   const choices: Array<fc.WeightedArbitrary<GroupAction>> = [
-    { weight: 4, arbitrary: fc.record({ do: fc.constant('members' as const), group, who }) },
-    { weight: 1, arbitrary: fc.record({ do: fc.constant('rename' as const), group }) },
+    { weight: 3, arbitrary: fc.record({ do: fc.constant('members' as const), group, who }) },
+    { weight: 2, arbitrary: fc.record({ do: fc.constant('rename' as const), group }) },
     { weight: 1, arbitrary: fc.record({ do: fc.constant('describe' as const), group }) },
     { weight: 1, arbitrary: fc.record({ do: fc.constant('create' as const), who }) },
   ];
   if (level >= GROUP_LEVELS.SUBGROUP_ENDPOINTS) choices.push({ weight: 2, arbitrary: fc.record({ do: fc.constant('subgroup' as const), group, other: group }) });
-  return fc.oneof(...choices);
+  return choices;
 }
 
 async function create(ctx: RuleContext, fixture: GroupsFixture, who: readonly IdentityName[]): Promise<string> {
@@ -120,15 +120,14 @@ export const groupsFamily: Family<GroupsFixture, GroupAction> = {
   eventTypes: () => ['user_group', 'realm_user_groups'],
   fetchTypes: () => ['realm_user_groups'],
   includeSubscribers: false,
-  maxActions: 5,
-  maxRuns: 8,
+  maxRuns: 6,
   async setup(ctx) {
     const fixture: GroupsFixture = { groups: new RuleGroups(ctx), members: new Map(), subgroups: new Map() };
     await create(ctx, fixture, ['member']);
     await create(ctx, fixture, ['admin', 'guest']);
     return fixture;
   },
-  action: (_fixture, level) => actionArbitrary(level),
+  kinds: (_fixture, level) => actionKinds(level),
   perform,
   owned: (ctx, fixture) => ({ channelIds: [], groupIds: [...fixture.groups.ids], userIds: OBSERVERS.map((o) => ctx.identity(o).userId), messageIds: [] }),
 };

@@ -28,6 +28,8 @@ export interface MessagesFixture {
   readonly messages: TrackedMessage[];
   /** Messages each identity starred (unstarred when the rule ends). */
   readonly starred: Map<IdentityName, Set<number>>;
+  /** Messages each identity marked read, for the unread actions to pick from. */
+  readonly read: Map<IdentityName, Set<number>>;
   /** Reactions present, as `message:emoji:identity`, so that a reaction action toggles. */
   readonly reactions: Set<string>;
 }

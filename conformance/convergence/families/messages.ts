@@ -10,7 +10,7 @@ import type { IdentityName } from '../../credentials/types.js';
 import { createChannel } from '../../rules/support/message-fixtures.js';
 import type { RuleContext } from '../../rules/types.js';
 import type { Family } from '../family.js';
-import { holders, live, type MessagesFixture, movedWith, pick, type PropagateMode, TOPICS } from './messages-model.js';
+import { holders, type MessagesFixture, movedWith, pick, type PropagateMode, TOPICS, type TrackedMessage } from './messages-model.js';
 import { answeredId, outcome } from './perform.js';
 
 const OBSERVERS: readonly IdentityName[] = ['member', 'second-member', 'admin', 'guest'];
@@ -25,26 +25,26 @@ export type MessageAction =
   | { readonly do: 'move'; readonly message: number; readonly topic: number | null; readonly mode: PropagateMode }
   | { readonly do: 'delete'; readonly message: number }
   | { readonly do: 'react'; readonly by: IdentityName; readonly message: number; readonly emoji: number }
-  | { readonly do: 'flag'; readonly by: IdentityName; readonly messages: readonly number[]; readonly flag: 'read' | 'starred'; readonly add: boolean };
+  | { readonly do: 'read' | 'unread'; readonly by: IdentityName; readonly messages: readonly number[] }
+  | { readonly do: 'star'; readonly by: IdentityName; readonly messages: readonly number[] };
 
 const who = fc.constantFrom(...OBSERVERS);
 const index = fc.nat({ max: 7 });
 const mention = fc.option(who, { nil: null, freq: 2 });
 
-function actionArbitrary(): fc.Arbitrary<MessageAction> {
-  return fc.oneof(
-    { weight: 4, arbitrary: fc.record({ do: fc.constant('send' as const), by: who, channel: fc.nat({ max: 1 }), topic: fc.nat({ max: TOPICS.length - 1 }), mention }) },
+function actionKinds(): Array<fc.WeightedArbitrary<MessageAction>> {
+  return [
+    { weight: 3, arbitrary: fc.record({ do: fc.constant('send' as const), by: who, channel: fc.nat({ max: 1 }), topic: fc.nat({ max: TOPICS.length - 1 }), mention }) },
     { weight: 2, arbitrary: fc.record({ do: fc.constant('direct' as const), by: who, to: fc.uniqueArray(who, { minLength: 1, maxLength: 2 }) }) },
-    { weight: 1, arbitrary: fc.record({ do: fc.constant('edit' as const), message: index, mention }) },
+    { weight: 2, arbitrary: fc.record({ do: fc.constant('edit' as const), message: index, mention }) },
     { weight: 2, arbitrary: fc.record({ do: fc.constant('retopic' as const), message: index, topic: fc.nat({ max: TOPICS.length - 1 }), mode: fc.constantFrom(...MODES) }) },
     { weight: 2, arbitrary: fc.record({ do: fc.constant('move' as const), message: index, topic: fc.option(fc.nat({ max: TOPICS.length - 1 }), { nil: null }), mode: fc.constantFrom(...MODES) }) },
-    { weight: 1, arbitrary: fc.record({ do: fc.constant('delete' as const), message: index }) },
+    { weight: 2, arbitrary: fc.record({ do: fc.constant('delete' as const), message: index }) },
     { weight: 2, arbitrary: fc.record({ do: fc.constant('react' as const), by: who, message: index, emoji: fc.nat({ max: EMOJI.length - 1 }) }) },
-    {
-      weight: 4,
-      arbitrary: fc.record({ do: fc.constant('flag' as const), by: who, messages: fc.uniqueArray(index, { minLength: 1, maxLength: 3 }), flag: fc.constantFrom('read' as const, 'starred' as const), add: fc.boolean() }),
-    },
-  );
+    { weight: 2, arbitrary: fc.record({ do: fc.constant('read' as const), by: who, messages: fc.uniqueArray(index, { minLength: 1, maxLength: 3 }) }) },
+    { weight: 3, arbitrary: fc.record({ do: fc.constant('unread' as const), by: who, messages: fc.uniqueArray(index, { minLength: 1, maxLength: 2 }) }) },
+    { weight: 2, arbitrary: fc.record({ do: fc.constant('star' as const), by: who, messages: fc.uniqueArray(index, { minLength: 1, maxLength: 2 }) }) },
+  ];
 }
 
 function content(ctx: RuleContext, text: string, mentioned: IdentityName | null): string {
@@ -125,22 +125,27 @@ async function react(ctx: RuleContext, fixture: MessagesFixture, action: Extract
   return outcome(`${by} ${remove ? 'removes' : 'adds'} reaction ${emoji} ${remove ? 'from' : 'to'} message ${message.id}`, reply);
 }
 
-async function flag(ctx: RuleContext, fixture: MessagesFixture, action: Extract<MessageAction, { do: 'flag' }>): Promise<string> {
-  const ids = [...new Set(action.messages.map((i) => pick(fixture, i)).filter((m) => m !== undefined && holders(fixture, m).includes(action.by)).map((m) => m!.id))];
-  if (ids.length === 0) return `${action.by} flags: skipped, no message of theirs`;
-  const reply = await ctx.as(action.by).post('/messages/flags', { messages: ids, op: action.add ? 'add' : 'remove', flag: action.flag });
-  if (reply.status === 200 && action.flag === 'starred') {
-    const set = fixture.starred.get(action.by) ?? new Set<number>();
-    fixture.starred.set(action.by, set);
-    for (const id of ids) (action.add ? set.add(id) : set.delete(id));
-  }
-  return outcome(`${action.by} ${action.add ? 'adds' : 'removes'} flag ${action.flag} ${action.add ? 'to' : 'from'} messages ${ids.join(', ')}`, reply);
+/**
+ * Marks messages read, or unread (among those the family marked read for the identity), or
+ * toggles their star (from what the family knows is starred).
+ */
+async function flag(ctx: RuleContext, fixture: MessagesFixture, action: Extract<MessageAction, { do: 'read' | 'unread' | 'star' }>): Promise<string> {
+  const flag = action.do === 'star' ? 'starred' : 'read';
+  const marked = (flag === 'read' ? fixture.read : fixture.starred).get(action.by) ?? new Set<number>();
+  (flag === 'read' ? fixture.read : fixture.starred).set(action.by, marked);
+  const accept = (m: TrackedMessage) => holders(fixture, m).includes(action.by) && (action.do !== 'unread' || marked.has(m.id));
+  const ids = [...new Set(action.messages.map((i) => pick(fixture, i, accept)?.id).filter((id): id is number => id !== undefined))];
+  if (ids.length === 0) return `${action.by} ${action.do}: skipped, no message to flag`;
+  const add = action.do === 'read' || (action.do === 'star' && !marked.has(ids[0] as number));
+  const reply = await ctx.as(action.by).post('/messages/flags', { messages: ids, op: add ? 'add' : 'remove', flag });
+  if (reply.status === 200) for (const id of ids) (add ? marked.add(id) : marked.delete(id));
+  return outcome(`${action.by} ${add ? 'adds' : 'removes'} flag ${flag} ${add ? 'to' : 'from'} messages ${ids.join(', ')}`, reply);
 }
 
 async function setup(ctx: RuleContext): Promise<MessagesFixture> {
   const members = OBSERVERS.filter((o) => o !== 'admin');
   const channels = [await createChannel(ctx, 'admin', 'convergence-a', { members }), await createChannel(ctx, 'admin', 'convergence-b', { members })];
-  const fixture: MessagesFixture = { channels, observers: OBSERVERS, messages: [], starred: new Map(), reactions: new Set() };
+  const fixture: MessagesFixture = { channels, observers: OBSERVERS, messages: [], starred: new Map(), read: new Map(), reactions: new Set() };
   ctx.cleanup('unstar the messages the convergence rule starred', async (c) => {
     for (const [identity, ids] of fixture.starred) if (ids.size > 0) await c.as(identity).post('/messages/flags', { messages: [...ids], op: 'remove', flag: 'starred' });
   });
@@ -161,10 +166,9 @@ export const messagesFamily: Family<MessagesFixture, MessageAction> = {
   eventTypes: () => TYPES,
   fetchTypes: () => TYPES,
   includeSubscribers: false,
-  maxActions: 6,
-  maxRuns: 8,
+  maxRuns: 6,
   setup,
-  action: actionArbitrary,
+  kinds: actionKinds,
   perform(ctx, fixture, action) {
     switch (action.do) {
       case 'send':
@@ -172,7 +176,9 @@ export const messagesFamily: Family<MessagesFixture, MessageAction> = {
         return send(ctx, fixture, action);
       case 'react':
         return react(ctx, fixture, action);
-      case 'flag':
+      case 'read':
+      case 'unread':
+      case 'star':
         return flag(ctx, fixture, action);
       case 'retopic':
       case 'move':

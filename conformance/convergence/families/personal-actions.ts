@@ -51,37 +51,46 @@ async function mute(ctx: RuleContext, fixture: PersonalFixture, by: IdentityName
   return outcome(`${by} ${unmute ? 'unmutes' : 'mutes'} ${whom}`, reply);
 }
 
-async function draft(ctx: RuleContext, fixture: PersonalFixture, action: Extract<PersonalAction, { do: 'draft' }>): Promise<string> {
-  const client = ctx.as(action.by);
-  const ids = entryOf(fixture.drafts, action.by, () => [] as number[]);
-  const body = (n: number) => ({ type: 'stream', to: [fixture.channel.id], topic: TOPICS[n % TOPICS.length], content: `convergence draft ${n}` });
-  if (action.op === 'create' || ids.length === 0) {
-    const reply = await client.post('/drafts', { drafts: [body(action.index)] });
-    const id = reply.status === 200 && Array.isArray(reply.body?.ids) ? (reply.body.ids[0] as number) : undefined;
-    if (id !== undefined) ids.push(id);
-    return outcome(`${action.by} creates draft ${id ?? '?'}`, reply);
-  }
-  const id = ids[action.index % ids.length] as number;
-  if (action.op === 'edit') return outcome(`${action.by} edits draft ${id}`, await client.patch(`/drafts/${id}`, { draft: body(action.index + 1) }));
-  const reply = await client.delete(`/drafts/${id}`);
-  if (reply.status === 200) ids.splice(ids.indexOf(id), 1);
-  return outcome(`${action.by} deletes draft ${id}`, reply);
+/** An existing draft or snippet (any identity's, newest first, by index), with its owner. */
+function existing(lists: Map<IdentityName, number[]>, index: number): { owner: IdentityName; id: number } | undefined {
+  const all = [...lists].flatMap(([owner, ids]) => ids.map((id) => ({ owner, id }))).sort((a, b) => b.id - a.id);
+  return all.length === 0 ? undefined : all[index % all.length];
 }
 
+/** Creates a draft as `by`, or edits or deletes an existing one as its owner (creating when there is none). */
+async function draft(ctx: RuleContext, fixture: PersonalFixture, action: Extract<PersonalAction, { do: 'draft' }>): Promise<string> {
+  // Every draft body is new (an edit always changes the content).
+  const body = (n: number) => ({ type: 'stream', to: [fixture.channel.id], topic: TOPICS[n % TOPICS.length], content: `convergence draft ${n} (${fixture.edits++})` });
+  const target = action.op === 'create' ? undefined : existing(fixture.drafts, action.index);
+  if (!target) {
+    const reply = await ctx.as(action.by).post('/drafts', { drafts: [body(action.index)] });
+    const id = reply.status === 200 && Array.isArray(reply.body?.ids) ? (reply.body.ids[0] as number) : undefined;
+    if (id !== undefined) entryOf(fixture.drafts, action.by, () => [] as number[]).push(id);
+    return outcome(`${action.by} creates draft ${id ?? '?'}`, reply);
+  }
+  const client = ctx.as(target.owner);
+  if (action.op === 'edit') return outcome(`${target.owner} edits draft ${target.id}`, await client.patch(`/drafts/${target.id}`, { draft: body(action.index) }));
+  const reply = await client.delete(`/drafts/${target.id}`);
+  const ids = fixture.drafts.get(target.owner) ?? [];
+  if (reply.status === 200) ids.splice(ids.indexOf(target.id), 1);
+  return outcome(`${target.owner} deletes draft ${target.id}`, reply);
+}
+
+/** Creates a saved snippet as `by`, or edits or deletes an existing one as its owner. */
 async function snippet(ctx: RuleContext, fixture: PersonalFixture, action: Extract<PersonalAction, { do: 'snippet' }>): Promise<string> {
-  const client = ctx.as(action.by);
-  const ids = entryOf(fixture.snippets, action.by, () => [] as number[]);
-  if (action.op === 'create' || ids.length === 0) {
-    const reply = await client.post('/saved_snippets', { title: `convergence ${action.index}`, content: `snippet ${action.index}` });
+  const target = action.op === 'create' ? undefined : existing(fixture.snippets, action.index);
+  if (!target) {
+    const reply = await ctx.as(action.by).post('/saved_snippets', { title: `convergence ${action.index}`, content: `snippet ${action.index}` });
     const id = answeredId(reply, 'saved_snippet_id');
-    if (id !== undefined) ids.push(id);
+    if (id !== undefined) entryOf(fixture.snippets, action.by, () => [] as number[]).push(id);
     return outcome(`${action.by} creates saved snippet ${id ?? '?'}`, reply);
   }
-  const id = ids[action.index % ids.length] as number;
-  if (action.op === 'edit') return outcome(`${action.by} edits saved snippet ${id}`, await client.patch(`/saved_snippets/${id}`, { title: `convergence edited ${action.index}` }));
-  const reply = await client.delete(`/saved_snippets/${id}`);
-  if (reply.status === 200) ids.splice(ids.indexOf(id), 1);
-  return outcome(`${action.by} deletes saved snippet ${id}`, reply);
+  const client = ctx.as(target.owner);
+  if (action.op === 'edit') return outcome(`${target.owner} edits saved snippet ${target.id}`, await client.patch(`/saved_snippets/${target.id}`, { title: `convergence edited ${fixture.edits++}` }));
+  const reply = await client.delete(`/saved_snippets/${target.id}`);
+  const ids = fixture.snippets.get(target.owner) ?? [];
+  if (reply.status === 200) ids.splice(ids.indexOf(target.id), 1);
+  return outcome(`${target.owner} deletes saved snippet ${target.id}`, reply);
 }
 
 async function userTopic(ctx: RuleContext, fixture: PersonalFixture, action: Extract<PersonalAction, { do: 'user-topic' }>): Promise<string> {

@@ -29,6 +29,10 @@ export interface PersonalFixture {
   readonly drafts: Map<IdentityName, number[]>;
   readonly snippets: Map<IdentityName, number[]>;
   readonly topics: Map<IdentityName, Set<string>>;
+  /** User IDs of the observers. */
+  readonly userIds: ReadonlyMap<IdentityName, number>;
+  /** Counts edits, so that each edit's content is new. */
+  edits: number;
   /** Alert words are the run tag plus a number, so nothing else has them. */
   readonly wordPrefix: string;
 }

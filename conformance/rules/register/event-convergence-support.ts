@@ -10,6 +10,21 @@ import type { Family } from '../../convergence/family.js';
 import { settle } from '../../convergence/queues.js';
 import type { Rule, RuleContext } from '../types.js';
 
+/**
+ * Sequences with up to `weight` actions of every kind, in a random order (each action drawn with
+ * a rank; equal ranks keep the kinds' order). Unbiased, so that every sequence tries each kind;
+ * shrinking empties kinds and lowers ranks.
+ */
+export function sequenceOf<A>(kinds: ReadonlyArray<fc.WeightedArbitrary<A>>): fc.Arbitrary<A[]> {
+  const ranked = kinds.map(({ weight, arbitrary }) => fc.array(fc.tuple(arbitrary, fc.nat({ max: 99 })), { maxLength: weight }));
+  return fc.noBias(fc.tuple(...ranked)).map((groups) =>
+    groups
+      .flat()
+      .sort((a, b) => a[1] - b[1])
+      .map(([action]) => action),
+  );
+}
+
 async function settleObservers<F, A>(ctx: RuleContext, family: Family<F, A>): Promise<void> {
   await settle(
     family.observers.map((who) => [who, ctx.as(who)] as const),
@@ -29,13 +44,15 @@ export function convergenceRule<F, A>(family: Family<F, A>): Rule {
     needs: family.needs,
     async run(ctx) {
       const fixture = await family.setup(ctx);
+      const restore = family.restore;
+      if (restore) ctx.cleanup(`undo what the last ${family.id} sequence changed`, async (c) => void (await restore((who) => c.as(who), fixture, true)));
       await settleObservers(ctx, family);
       const notes = new Set<string>();
       let unsettled = false;
       try {
         await ctx.property(
           'actions',
-          [fc.array(family.action(fixture, ctx.featureLevel), { minLength: 1, maxLength: family.maxActions })],
+          [sequenceOf(family.kinds(fixture, ctx.featureLevel))],
           async (actions) => {
             if (unsettled) await settleObservers(ctx, family);
             unsettled = true;
