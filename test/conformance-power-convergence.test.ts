@@ -11,10 +11,6 @@ import type { ChatApp } from '../server/app/app.js';
 import { failedIds, type Mutation, runOnReference } from './support/conformance.js';
 import { mapAnswers, mapEvents, passesUnbroken, replaceEvents } from './support/power-mutations.js';
 
-// Only whether each variant is caught matters here: the first failing sequence is reported as
-// it is, without shrinking it (each shrinking step is a whole sequence against the server).
-fc.configureGlobal({ endOnFailure: true });
-
 const RULE = {
   messages: 'event-convergence/messages',
   personal: 'event-convergence/personal',
@@ -168,7 +164,12 @@ passesUnbroken('every event-convergence rule', Object.values(RULE), [415, 289, 2
 
 for (const breakage of BREAKAGES) {
   t.test(`${breakage.rule} fails when ${breakage.what}, and its report names the field and the event`, async (t) => {
-    const result = await runOnReference({ mutate: breakage.mutate, numRuns: 8, seed: 3, only: [breakage.rule] });
+    // Only whether the variant is caught matters: its first failing sequence is reported as it is,
+    // not shrunk (each shrinking step is a whole sequence against the server). Test files share a
+    // process, so fast-check's global settings are put back afterwards.
+    const settings = fc.readConfigureGlobal();
+    fc.configureGlobal({ ...settings, endOnFailure: true });
+    const result = await runOnReference({ mutate: breakage.mutate, numRuns: 8, seed: 3, only: [breakage.rule] }).finally(() => fc.configureGlobal(settings));
     t.same(failedIds(result), [breakage.rule]);
     const report = result.results.find((r) => r.id === breakage.rule)?.failure?.message ?? '';
     for (const name of breakage.names) t.match(report, name);
