@@ -7,7 +7,7 @@ import type { ApiClient, JsonObject } from '../client/api-client.js';
 import { expectShape, expectSuccess, fail } from '../expect/assert.js';
 import { v } from '../expect/shape.js';
 import { EVENT_DEADLINE_MS, pollUntil } from '../rules/support/event-waits.js';
-import type { EventQueue } from '../rules/support/channel-fixtures.js';
+import { type EventQueue, queueOf } from '../rules/support/channel-fixtures.js';
 import type { QueueEvent, State } from './types.js';
 
 /** Capabilities a modern client declares, each from the level that introduced it. */
@@ -51,20 +51,8 @@ export async function registerQueue(client: ApiClient, params: RegisterParams): 
     include_subscribers: String(params.includeSubscribers),
     apply_markdown: true,
   });
-  const state = expectShape(expectSuccess(reply), v.object({ queue_id: v.string({ nonEmpty: true }), last_event_id: v.int({ min: -1 }) }), 'register', reply);
-  let lastEventId = state.last_event_id;
-  return {
-    state: state as unknown as State,
-    async poll() {
-      const got = await client.get('/events', { queue_id: state.queue_id, last_event_id: lastEventId, dont_block: true });
-      const events = expectShape(expectSuccess(got), v.object({ events: v.array(v.object({ id: v.int(), type: v.string() })) }), 'events', got).events;
-      for (const event of events) lastEventId = Math.max(lastEventId, event.id);
-      return events;
-    },
-    async close() {
-      await client.delete('/events', { queue_id: state.queue_id });
-    },
-  };
+  const queue = queueOf(client, reply);
+  return { state: queue.state as State, poll: () => queue.poll(), close: () => queue.close() };
 }
 
 const isMarker = (content: string) => (event: JsonObject): boolean =>
