@@ -175,3 +175,14 @@ for (const breakage of BREAKAGES) {
     for (const name of breakage.names) t.match(report, name);
   });
 }
+
+t.test('against a target refusing drafts (synchronization turned off) the rules are skipped, saying no marker bounds the queues', async (t) => {
+  const refuseDrafts: Mutation = (request, next) =>
+    request.method === 'POST' && request.path === '/api/v1/drafts'
+      ? Promise.resolve({ status: 400, headers: { 'content-type': 'application/json' }, body: '{"result":"error","msg":"User has disabled synchronizing drafts.","code":"BAD_REQUEST"}\n' })
+      : next(request);
+  const result = await runOnReference({ mutate: refuseDrafts, numRuns: 2, seed: 1, only: [RULE.groups] });
+  const outcome = result.results.find((r) => r.id === RULE.groups);
+  t.equal(outcome?.outcome, 'skipped');
+  t.match(outcome?.skipReason ?? '', /cannot save drafts.*no marker bounds its queue/);
+});

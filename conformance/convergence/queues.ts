@@ -55,6 +55,11 @@ export async function registerQueue(client: ApiClient, params: RegisterParams): 
   return { state: queue.state as State, poll: () => queue.poll(), close: () => queue.close() };
 }
 
+/** The identity cannot save the marker draft (drafts synchronization off). */
+export class MarkerUnavailable extends Error {
+  override readonly name = 'MarkerUnavailable';
+}
+
 const isMarker = (content: string) => (event: JsonObject): boolean =>
   event.type === 'drafts' && event.op === 'add' && Array.isArray(event.drafts) && (event.drafts as JsonObject[]).some((draft) => draft.content === content);
 
@@ -76,6 +81,8 @@ async function until(queue: ObserverQueue, seen: (event: JsonObject) => boolean,
 export async function eventsBeforeMarker(client: ApiClient, queue: ObserverQueue, label: string, awaitRemoval: boolean): Promise<QueueEvent[]> {
   const content = `${label} convergence marker ${Date.now().toString(36)} ${Math.random().toString(36).slice(2)}`;
   const created = await client.post('/drafts', { drafts: [{ type: '', to: [], topic: '', content }] });
+  // A user can turn drafts synchronization off (the real server then refuses drafts).
+  if (created.status === 400) throw new MarkerUnavailable(`${label} cannot save drafts (HTTP 400 ${String(created.body?.code ?? '')}): no marker bounds its queue`);
   const id = expectShape(expectSuccess(created), v.object({ ids: v.array(v.int(), { minLength: 1 }) }), 'drafts', created).ids[0] as number;
   let removed = false;
   try {

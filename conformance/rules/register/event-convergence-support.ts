@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { checkSequence, keepsDrafts, registerParams } from '../../convergence/check.js';
 import type { Family } from '../../convergence/family.js';
-import { settle } from '../../convergence/queues.js';
+import { MarkerUnavailable, settle } from '../../convergence/queues.js';
 import type { Rule, RuleContext } from '../types.js';
 
 /**
@@ -46,7 +46,12 @@ export function convergenceRule<F, A>(family: Family<F, A>): Rule {
       const fixture = await family.setup(ctx);
       const restore = family.restore;
       if (restore) ctx.cleanup(`undo what the last ${family.id} sequence changed`, async (c) => void (await restore((who) => c.as(who), fixture, true)));
-      await settleObservers(ctx, family);
+      try {
+        await settleObservers(ctx, family);
+      } catch (error) {
+        if (error instanceof MarkerUnavailable) ctx.skip(error.message);
+        throw error;
+      }
       const notes = new Set<string>();
       let unsettled = false;
       try {
