@@ -49,3 +49,11 @@ export interface Family<F, A> {
   restore?(as: (who: IdentityName) => ApiClient, fixture: F, final: boolean): Promise<string[]>;
   owned(ctx: RuleContext, fixture: F): Owned;
 }
+
+/** Sequences per rule at most: six sequences with every kind of action each, within the budget. */
+export const MAX_SEQUENCES = 6;
+
+/** Queues that take and fetch the same types, without subscriber lists. */
+export function fetching(types: readonly string[]): Pick<Family<unknown, unknown>, 'eventTypes' | 'fetchTypes' | 'includeSubscribers'> {
+  return { eventTypes: () => types, fetchTypes: () => types, includeSubscribers: false };
+}

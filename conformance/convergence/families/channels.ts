@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import type { IdentityName } from '../../credentials/types.js';
 import { createChannel, sendToChannel } from '../../rules/support/message-fixtures.js';
 import type { RuleContext } from '../../rules/types.js';
-import type { Family } from '../family.js';
+import { type Family, MAX_SEQUENCES } from '../family.js';
 import { type ChannelsFixture, COLORS, mayMakePrivate, mayPublish, PROPERTIES, type TrackedChannel } from './channels-model.js';
 import { changeChannel, createInSequence } from './channels-admin.js';
 import { outcome } from './perform.js';
@@ -108,7 +108,7 @@ export const channelsFamily: Family<ChannelsFixture, ChannelAction> = {
   eventTypes: () => [...TYPES, 'message'],
   fetchTypes: () => TYPES,
   includeSubscribers: true,
-  maxRuns: 6,
+  maxRuns: MAX_SEQUENCES,
   setup,
   kinds: () => actionKinds(),
   perform,

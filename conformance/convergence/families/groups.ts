@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import type { IdentityName } from '../../credentials/types.js';
 import { GROUP_LEVELS, RuleGroups } from '../../rules/groups/user-groups-support.js';
 import type { RuleContext } from '../../rules/types.js';
-import type { Family } from '../family.js';
+import { type Family, MAX_SEQUENCES } from '../family.js';
 import { outcome } from './perform.js';
 
 const OBSERVERS: readonly IdentityName[] = ['admin', 'member', 'moderator', 'guest'];
@@ -120,7 +120,7 @@ export const groupsFamily: Family<GroupsFixture, GroupAction> = {
   eventTypes: () => ['user_group', 'realm_user_groups'],
   fetchTypes: () => ['realm_user_groups'],
   includeSubscribers: false,
-  maxRuns: 6,
+  maxRuns: MAX_SEQUENCES,
   async setup(ctx) {
     const fixture: GroupsFixture = { groups: new RuleGroups(ctx), members: new Map(), subgroups: new Map() };
     await create(ctx, fixture, ['member']);

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import type { IdentityName } from '../../credentials/types.js';
 import { createChannel } from '../../rules/support/message-fixtures.js';
 import type { RuleContext } from '../../rules/types.js';
-import type { Family } from '../family.js';
+import { type Family, fetching, MAX_SEQUENCES } from '../family.js';
 import { holders, type MessagesFixture, movedWith, pick, type PropagateMode, TOPICS, type TrackedMessage } from './messages-model.js';
 import { answeredId, outcome } from './perform.js';
 
@@ -163,10 +163,8 @@ export const messagesFamily: Family<MessagesFixture, MessageAction> = {
   levels: { min: 121 },
   needs: OBSERVERS,
   observers: OBSERVERS,
-  eventTypes: () => TYPES,
-  fetchTypes: () => TYPES,
-  includeSubscribers: false,
-  maxRuns: 6,
+  ...fetching(TYPES),
+  maxRuns: MAX_SEQUENCES,
   setup,
   kinds: actionKinds,
   perform(ctx, fixture, action) {

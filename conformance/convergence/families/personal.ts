@@ -9,7 +9,7 @@ import type { IdentityName } from '../../credentials/types.js';
 import { runChannel } from '../../rules/support/message-fixtures.js';
 import { objectField, registerState } from '../../rules/support/state-fetch.js';
 import type { RuleContext } from '../../rules/types.js';
-import type { Family } from '../family.js';
+import { type Family, fetching, MAX_SEQUENCES } from '../family.js';
 import type { State } from '../types.js';
 import { type PersonalAction, performPersonal } from './personal-actions.js';
 import { type PersonalFixture, SETTINGS, STATUS_EMOJI, STATUS_TEXTS, TOPICS } from './personal-model.js';
@@ -82,10 +82,8 @@ export const personalFamily: Family<PersonalFixture, PersonalAction> = {
   levels: { min: 89 },
   needs: ['admin', ...OBSERVERS],
   observers: OBSERVERS,
-  eventTypes: () => TYPES,
-  fetchTypes: () => TYPES,
-  includeSubscribers: false,
-  maxRuns: 6,
+  ...fetching(TYPES),
+  maxRuns: MAX_SEQUENCES,
   setup,
   kinds: (_fixture, level) => actionKinds(level),
   perform: performPersonal,
