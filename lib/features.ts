@@ -123,6 +123,7 @@ export const FEATURES = {
   SUBSCRIPTION_EMAIL_ADDRESS_REMOVED: f(226, 'subscription objects lose email_address'),
   PRESENCE_LIMITED_BY_ACCESS: f(228, 'presence limited to accessible users when configured'),
   PUSH_END_TIMESTAMP: f(231, 'register: realm_push_notifications_enabled_end_timestamp'),
+  WILDCARD_MENTION_ERROR_CODES: f(229, 'STREAM_WILDCARD_MENTION_NOT_ALLOWED / TOPIC_WILDCARD_MENTION_NOT_ALLOWED codes; topic wildcards limited too'),
   AUTO_FOLLOW_MENTIONED: f(235, 'automatically_follow_topics_where_mentioned'),
   READ_BY_SENDER: f(236, 'send message: read_by_sender'),
   ANNOUNCEMENT_RENAMES: f(241, 'register: *_announcements_stream_id (renamed), auth methods as objects'),

@@ -21,6 +21,9 @@ import {
   truncateTopic,
 } from '../../input/topic-names.js';
 import type { World } from '../../state/world.js';
+import { render } from '../../rendering/render.js';
+import { checkCanSendDirectMessage } from './direct-message-permissions.js';
+import { checkMentionPermissions } from './mention-permissions.js';
 import { deliverMessage, normalizeContent } from './messages.js';
 
 export type SendType = 'direct' | 'private' | 'stream' | 'channel';
@@ -181,13 +184,18 @@ export function sendMessage(world: World, sender: User, request: SendRequest): n
     const gone = users.find((user) => !user.isActive);
     if (gone) throw badRequest(`'${apiEmail(world, gone)}' is no longer using Zulip.`);
     const userIds = [...new Set([...users.map((u) => u.id), sender.id])].sort((a, b) => a - b);
+    checkCanSendDirectMessage(world, sender, users, userIds);
     recipient = { kind: 'direct', userIds };
   }
+  const rendered = render(world, content);
+  const place = recipient.kind === 'stream' ? { stream: world.streams.get(recipient.streamId) as Stream, topic: recipient.topic } : null;
+  checkMentionPermissions(world, rendered, place, sender, sender);
   const readBy = new Set(request.readBySender === false ? [] : [sender.id]);
   const message = deliverMessage(world, {
     sender,
     recipient,
     content,
+    rendered,
     client: request.client,
     readBy,
   });

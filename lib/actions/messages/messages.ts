@@ -12,6 +12,7 @@ import { render } from '../../rendering/render.js';
 import { pythonRstrip, truncateText } from '../../input/topic-names.js';
 import type { World } from '../../state/world.js';
 import { linkAttachmentsInContent } from '../personal/attachments.js';
+import { setAlertWordFlags } from './alert-word-flags.js';
 import { setMentionFlags } from './mention-flags.js';
 
 /** `max_message_length`. */
@@ -35,6 +36,8 @@ export interface DeliverOptions {
   readonly recipient: Recipient;
   /** Already normalised content. */
   readonly content: string;
+  /** The content rendered, when the caller already rendered it to check its mentions. */
+  readonly rendered?: string;
   readonly client: string;
   /** Users whose row starts as read (the sender, unless `read_by_sender` is false). */
   readonly readBy: ReadonlySet<number>;
@@ -57,7 +60,7 @@ function rowHolders(world: World, sender: User, recipient: Recipient): number[] 
  * queues deliver it per user.
  */
 export function deliverMessage(world: World, options: DeliverOptions): Message {
-  const rendered = render(world, options.content);
+  const rendered = options.rendered ?? render(world, options.content);
   const message: Message = {
     id: world.ids.next('message'),
     senderId: options.sender.id,
@@ -78,6 +81,7 @@ export function deliverMessage(world: World, options: DeliverOptions): Message {
     message.flags.set(id, flags);
   }
   setMentionFlags(world, message);
+  setAlertWordFlags(world, message);
   world.messages.set(message.id, message);
   if (options.recipient.kind === 'stream') {
     const stream = world.streams.get(options.recipient.streamId);

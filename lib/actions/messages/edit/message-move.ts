@@ -15,6 +15,7 @@ import { topicLinks } from '../../../rendering/topic-links.js';
 import type { World } from '../../../state/world.js';
 import { linkAttachmentsInContent } from '../../personal/attachments.js';
 import type { StreamEditPlan } from './edit-plan.js';
+import { setAlertWordFlags } from '../alert-word-flags.js';
 import { setMentionFlags } from '../mention-flags.js';
 import { groupByFlags } from '../messages.js';
 import { sendMoveNotifications } from './move-notifications.js';
@@ -47,6 +48,7 @@ function applyContent(world: World, message: Message, content: string, event: Up
   // `check_attachment_reference_change`: uploads named by the new content only are claimed, the others let go.
   linkAttachmentsInContent(world, message.id, content);
   setMentionFlags(world, message);
+  setAlertWordFlags(world, message);
 }
 
 function sendUpdate(world: World, message: Message, event: UpdateEvent, userIds: Iterable<number>): void {
