@@ -19,7 +19,13 @@ const changes: Array<[Params, Record<string, unknown>, string, unknown]> = [
   [{ enable_read_receipts: false }, { enable_read_receipts: false }, 'realm_enable_read_receipts', false],
   [{ enable_spectator_access: false }, { enable_spectator_access: false }, 'realm_enable_spectator_access', false],
   [{ org_type: 20 }, { org_type: 20 }, 'realm_org_type', 20],
-  [{ message_content_delete_limit_seconds: 600 }, { message_content_delete_limit_seconds: 600 }, 'realm_message_content_delete_limit_seconds', 600],
+  [{ message_content_delete_limit_seconds: 900 }, { message_content_delete_limit_seconds: 900 }, 'realm_message_content_delete_limit_seconds', 900],
+  [{ require_unique_names: true }, { require_unique_names: true }, 'realm_require_unique_names', true],
+  [{ name_changes_disabled: true }, { name_changes_disabled: true }, 'realm_name_changes_disabled', true],
+  [{ email_changes_disabled: true }, { email_changes_disabled: true }, 'realm_email_changes_disabled', true],
+  [{ avatar_changes_disabled: true }, { avatar_changes_disabled: true }, 'realm_avatar_changes_disabled', true],
+  // `RealmTopicsPolicyEnum`: the event and register carry the name, the response the number.
+  [{ topics_policy: 'disable_empty_topic' }, { topics_policy: 3 }, 'realm_topics_policy', 'disable_empty_topic'],
   [{ move_messages_within_stream_limit_seconds: '"unlimited"' }, { move_messages_within_stream_limit_seconds: null }, 'realm_move_messages_within_stream_limit_seconds', null],
   [{ move_messages_between_streams_limit_seconds: 60 }, { move_messages_between_streams_limit_seconds: 60 }, 'realm_move_messages_between_streams_limit_seconds', 60],
   [{ message_retention_days: 30 }, { message_retention_days: 30 }, 'realm_message_retention_days', 30],
@@ -99,4 +105,27 @@ t.test('the newer group settings are set through PATCH /realm; can_manage_billin
   const everyone = s.world.systemGroupId('role:everyone');
   t.same(errorOf(await s.as(IAGO).patch('/realm', { can_delete_any_message_group: { new: everyone } })), bad("'can_delete_any_message_group' setting cannot be set to 'role:everyone' group."));
   t.equal((await s.as(IAGO).patch('/realm', { direct_message_initiator_group: { new: everyone } })).status, 200, 'role:everyone is allowed for this one');
+});
+
+t.test('PATCH /realm mandatory_topics before level 392 sets the topics policy that sending enforces; from 392 it is ignored', async (t) => {
+  const old = testServer({ featureLevel: 391 });
+  const reply = await old.as(IAGO).patch('/realm', { mandatory_topics: true });
+  t.same(reply.body, { result: 'success', msg: '', mandatory_topics: true });
+  t.equal(old.world.realm.topicsPolicy, 'disable_empty_topic');
+  t.same(errorOf(await old.as('hamlet@zulip.com').post('/messages', { type: 'stream', to: 'Verona', topic: '', content: 'x' })).code, 'BAD_REQUEST');
+  const current = testServer();
+  const ignored = await current.as(IAGO).patch('/realm', { mandatory_topics: true });
+  t.same(ignored.body, { result: 'success', msg: '', ignored_parameters_unsupported: ['mandatory_topics'] });
+  t.equal(current.world.realm.topicsPolicy, 'allow_empty_topic');
+});
+
+t.test('the realm topics_policy decides for channels that inherit it (test_topics_policy_realm_setting)', async (t) => {
+  const s = testServer();
+  const send = () => s.as('hamlet@zulip.com').post('/messages', { type: 'stream', to: 'Verona', topic: '', content: 'general chat' });
+  t.equal((await send()).status, 200, 'allowed by default');
+  t.equal((await s.as(IAGO).patch('/realm', { topics_policy: 'disable_empty_topic' })).status, 200);
+  const refused = await send();
+  t.equal(refused.status, 400);
+  t.match(refused.body.msg, /general chat/);
+  t.same(errorOf(await s.as(IAGO).patch('/realm', { topics_policy: 'inherit' })), bad('Invalid topics_policy'), 'inherit is a channel value only');
 });

@@ -15,11 +15,16 @@ export interface RealmPropertyDef {
   readonly ownerOnly: boolean;
   /** Strings are answered as `"updated"` in the response data, as the real server does. */
   readonly isString: boolean;
+  /** The value in the response data, when it differs from the event's (enums answer their number). */
+  readonly responseValue?: (value: RealmPropertyValue) => unknown;
   get(world: World): RealmPropertyValue;
   set(world: World, value: RealmPropertyValue): void;
 }
 
-/** Kept in `World.realmProperties`; absent means the development realm's default. */
+/**
+ * Kept in `World.realmProperties`; absent means the development realm's default (the real
+ * server's model default, or what `populate_db` sets for the development realm).
+ */
 function stored(name: string, fallback: RealmPropertyValue, options: { since?: Feature; ownerOnly?: boolean } = {}): RealmPropertyDef {
   return {
     name,
@@ -32,9 +37,14 @@ function stored(name: string, fallback: RealmPropertyValue, options: { since?: F
 }
 
 const DEFAULT_MOVE_LIMIT = 604_800;
+/** `Realm.DEFAULT_MESSAGE_CONTENT_DELETE_LIMIT_SECONDS`. */
+const DEFAULT_DELETE_LIMIT = 600;
+/** The development realm is created as a business (`populate_db`). */
+const ORG_TYPE_BUSINESS = 10;
 
 /** In parameter (alphabetical) order, the order the real server applies and reports them. */
 export const REALM_PROPERTIES: readonly RealmPropertyDef[] = [
+  stored('avatar_changes_disabled', false),
   stored('default_language', 'en'),
   {
     name: 'description',
@@ -44,6 +54,7 @@ export const REALM_PROPERTIES: readonly RealmPropertyDef[] = [
     set: (world, value) => void (world.realm.description = String(value)),
   },
   stored('disallow_disposable_email_addresses', true, { ownerOnly: true }),
+  stored('email_changes_disabled', false),
   stored('emails_restricted_to_domains', false, { ownerOnly: true }),
   stored('enable_read_receipts', true, { since: FEATURES.READ_RECEIPTS }),
   {
@@ -55,7 +66,15 @@ export const REALM_PROPERTIES: readonly RealmPropertyDef[] = [
     set: (world, value) => void (world.realm.enableSpectatorAccess = value === true),
   },
   stored('invite_required', false, { ownerOnly: true }),
-  stored('message_content_delete_limit_seconds', null),
+  {
+    // Replaced by topics_policy at level 392.
+    name: 'mandatory_topics',
+    ownerOnly: false,
+    isString: false,
+    get: (world) => world.realm.topicsPolicy === 'disable_empty_topic',
+    set: (world, value) => void (world.realm.topicsPolicy = value === true ? 'disable_empty_topic' : 'allow_empty_topic'),
+  },
+  stored('message_content_delete_limit_seconds', DEFAULT_DELETE_LIMIT),
   {
     name: 'message_retention_days',
     ownerOnly: true,
@@ -86,7 +105,19 @@ export const REALM_PROPERTIES: readonly RealmPropertyDef[] = [
     get: (world) => world.realm.name,
     set: (world, value) => void (world.realm.name = String(value)),
   },
-  stored('org_type', 0, { since: FEATURES.ORG_TYPE }),
+  stored('name_changes_disabled', false),
+  stored('org_type', ORG_TYPE_BUSINESS, { since: FEATURES.ORG_TYPE }),
+  stored('require_unique_names', false, { since: FEATURES.UNIQUE_NAMES }),
+  {
+    name: 'topics_policy',
+    since: FEATURES.TOPICS_POLICY,
+    ownerOnly: false,
+    isString: false,
+    // `RealmTopicsPolicyEnum`: events carry the name, the response data the number.
+    responseValue: (value) => (value === 'disable_empty_topic' ? 3 : 2),
+    get: (world) => world.realm.topicsPolicy,
+    set: (world, value) => void (world.realm.topicsPolicy = value === 'disable_empty_topic' ? 'disable_empty_topic' : 'allow_empty_topic'),
+  },
 ];
 
 const BY_NAME = new Map(REALM_PROPERTIES.map((def) => [def.name, def]));
