@@ -19,6 +19,7 @@ import { setAlertWordFlags } from '../alert-word-flags.js';
 import { setMentionFlags } from '../mention-flags.js';
 import { groupByFlags } from '../messages.js';
 import { sendMoveNotifications } from './move-notifications.js';
+import { migrateUserTopics } from './move-user-topics.js';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
@@ -164,6 +165,7 @@ export function applyStreamEdit(world: World, user: User, plan: StreamEditPlan):
   }
   const rowHolders = new Set([...message.flags.keys()].filter((id) => !rows.losingRows.has(id)));
   const changed = messagesToChange(world, user, plan);
+  const targetHadMessages = moved && topicHasMessagesBesides(world, plan.targetStream.id, plan.targetTopic, new Set(changed));
   const countsAsMove = moved && !plan.resolved && !plan.unresolved;
   for (const m of changed) {
     m.editHistory.unshift(m === message ? { ...history, ...moveKeys } : { ...moveKeys });
@@ -181,8 +183,17 @@ export function applyStreamEdit(world: World, user: User, plan: StreamEditPlan):
       rows.losingAccess,
     );
   }
+  const movedAll = moved && movedAllVisible(world, user, plan);
+  if (movedAll) migrateUserTopics(world, plan, rows.losingAccess, targetHadMessages);
   sendUpdate(world, message, event, [...rowHolders, ...subscribersToNotify(world, plan, rowHolders, rows.losingAccess)]);
-  if (moved) sendMoveNotifications(world, user, plan, changedIds, movedAllVisible(world, user, plan));
+  if (moved) sendMoveNotifications(world, user, plan, changedIds, movedAll);
+}
+
+function topicHasMessagesBesides(world: World, streamId: number, topic: string, excluded: ReadonlySet<Message>): boolean {
+  for (const m of world.messages.values()) {
+    if (!excluded.has(m) && m.recipient.kind === 'stream' && m.recipient.streamId === streamId && sameTopic(m.recipient.topic, topic)) return true;
+  }
+  return false;
 }
 
 /** Whether the user moved every message of the old topic that they can see. */
