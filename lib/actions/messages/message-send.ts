@@ -155,8 +155,14 @@ function allowedTypes(world: World): SendType[] {
   return types;
 }
 
-/** Validates and sends; returns the new message's ID. An error leaves no trace. */
-export function sendMessage(world: World, sender: User, request: SendRequest): number {
+export interface SendOutcome {
+  readonly id: number;
+  /** The sender's topic policy when sending changed it (`automatic_new_visibility_policy`). */
+  readonly automaticNewVisibilityPolicy?: number;
+}
+
+/** Validates and sends. An error leaves no trace. */
+export function sendMessage(world: World, sender: User, request: SendRequest): SendOutcome {
   if (!allowedTypes(world).includes(request.type)) throw badRequest('Invalid type');
   const isStream = request.type === 'stream' || request.type === 'channel';
   const topic = request.topic === undefined ? undefined : interpretSendTopic(world, request.topic);
@@ -191,6 +197,7 @@ export function sendMessage(world: World, sender: User, request: SendRequest): n
   const place = recipient.kind === 'stream' ? { stream: world.streams.get(recipient.streamId) as Stream, topic: recipient.topic } : null;
   checkMentionPermissions(world, rendered, place, sender, sender);
   const readBy = new Set(request.readBySender === false ? [] : [sender.id]);
+  let automatic: number | undefined;
   const message = deliverMessage(world, {
     sender,
     recipient,
@@ -198,6 +205,7 @@ export function sendMessage(world: World, sender: User, request: SendRequest): n
     rendered,
     client: request.client,
     readBy,
+    onAutomaticPolicy: (policy) => (automatic = policy),
   });
-  return message.id;
+  return { id: message.id, ...(automatic === undefined ? {} : { automaticNewVisibilityPolicy: automatic }) };
 }

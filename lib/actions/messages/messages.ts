@@ -13,7 +13,8 @@ import { pythonRstrip, truncateText } from '../../input/topic-names.js';
 import type { World } from '../../state/world.js';
 import { linkAttachmentsInContent } from '../personal/attachments.js';
 import { setAlertWordFlags } from './alert-word-flags.js';
-import { setMentionFlags } from './mention-flags.js';
+import { mentionedUserIds, setMentionFlags } from './mention-flags.js';
+import { followTopicOnSend } from './topic-participation.js';
 
 /** `max_message_length`. */
 export const MAX_MESSAGE_LENGTH = 10000;
@@ -41,6 +42,8 @@ export interface DeliverOptions {
   readonly client: string;
   /** Users whose row starts as read (the sender, unless `read_by_sender` is false). */
   readonly readBy: ReadonlySet<number>;
+  /** Told the sender's automatically set topic policy, when sending changed it. */
+  readonly onAutomaticPolicy?: (policy: number) => void;
 }
 
 /** Who gets a per-user row: every participant of a DM; active subscribers and the sender otherwise. */
@@ -89,6 +92,9 @@ export function deliverMessage(world: World, options: DeliverOptions): Message {
   }
   // `do_claim_attachments` runs before the message event is sent.
   linkAttachmentsInContent(world, message.id, message.content);
+  // Topic policies change (with their events) before the message event, as `do_send_messages` does.
+  const automatic = followTopicOnSend(world, message, mentionedUserIds(rendered));
+  if (automatic !== undefined) options.onAutomaticPolicy?.(automatic);
   sendMessageEvents(world, message);
   return message;
 }
