@@ -4,7 +4,7 @@
  * `test_alert_flags`, `test_update_alert_words`).
  */
 import t from 'tap';
-import { containsAlertWord } from '../lib/actions/messages/alert-word-flags.js';
+import { containsAlertWord } from '../lib/actions/messages/policies/alert-word-flags.js';
 import { ofType, recordEvents } from './support/events.js';
 import { testServer, type TestServer } from './support/harness.js';
 

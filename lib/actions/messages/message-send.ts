@@ -22,8 +22,8 @@ import {
 } from '../../input/topic-names.js';
 import type { World } from '../../state/world.js';
 import { render } from '../../rendering/render.js';
-import { checkCanSendDirectMessage } from './direct-message-permissions.js';
-import { checkMentionPermissions } from './mention-permissions.js';
+import { checkCanSendDirectMessage } from './policies/direct-message-permissions.js';
+import { checkMentionPermissions } from './policies/mention-permissions.js';
 import { deliverMessage, normalizeContent } from './messages.js';
 
 export type SendType = 'direct' | 'private' | 'stream' | 'channel';

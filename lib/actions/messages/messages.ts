@@ -12,9 +12,9 @@ import { render } from '../../rendering/render.js';
 import { pythonRstrip, truncateText } from '../../input/topic-names.js';
 import type { World } from '../../state/world.js';
 import { linkAttachmentsInContent } from '../personal/attachments.js';
-import { setAlertWordFlags } from './alert-word-flags.js';
+import { setAlertWordFlags } from './policies/alert-word-flags.js';
 import { mentionedUserIds, setMentionFlags } from './mention-flags.js';
-import { followTopicOnSend } from './topic-participation.js';
+import { followTopicOnSend } from './policies/topic-participation.js';
 
 /** `max_message_length`. */
 export const MAX_MESSAGE_LENGTH = 10000;
@@ -44,6 +44,12 @@ export interface DeliverOptions {
   readonly readBy: ReadonlySet<number>;
   /** Told the sender's automatically set topic policy, when sending changed it. */
   readonly onAutomaticPolicy?: (policy: number) => void;
+}
+
+function usersWhoMuted(world: World, senderId: number): Set<number> {
+  const muters = new Set<number>();
+  for (const [muterId, muted] of world.mutedUsers) if (muted.some((entry) => entry.id === senderId)) muters.add(muterId);
+  return muters;
 }
 
 /** Who gets a per-user row: every participant of a DM; active subscribers and the sender otherwise. */
@@ -78,9 +84,11 @@ export function deliverMessage(world: World, options: DeliverOptions): Message {
     client: options.client,
     reactions: [],
   };
+  const muters = usersWhoMuted(world, options.sender.id);
   for (const id of rowHolders(world, options.sender, options.recipient)) {
     const flags = new Set<string>();
-    if (options.readBy.has(id)) flags.add('read');
+    // Messages from a user one muted arrive read (`do_send_messages`' muted_sender_user_ids).
+    if (options.readBy.has(id) || muters.has(id)) flags.add('read');
     message.flags.set(id, flags);
   }
   setMentionFlags(world, message);

@@ -11,7 +11,7 @@ import { FEATURES } from '../../features.js';
 import { actionAudience, ensureHistoricalRow } from '../../queries/messages/message-audience.js';
 import { accessMessage } from '../../queries/messages/messages.js';
 import { reactionEvent } from '../../queries/messages/reactions.js';
-import { followTopicOnReaction } from './topic-participation.js';
+import { followTopicOnReaction } from './policies/topic-participation.js';
 import type { World } from '../../state/world.js';
 
 export interface AddReactionRequest {

@@ -34,7 +34,7 @@ import {
 } from '../../../input/topic-names.js';
 import type { World } from '../../../state/world.js';
 import { render } from '../../../rendering/render.js';
-import { checkMentionPermissions } from '../mention-permissions.js';
+import { checkMentionPermissions } from '../policies/mention-permissions.js';
 import { checkStreamSendAccess } from '../message-send.js';
 import type { StreamEditPlan } from './edit-plan.js';
 import { applyDirectEdit, applyStreamEdit, checkChangeAllTimeLimit } from './message-move.js';

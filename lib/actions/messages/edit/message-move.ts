@@ -15,7 +15,7 @@ import { topicLinks } from '../../../rendering/topic-links.js';
 import type { World } from '../../../state/world.js';
 import { linkAttachmentsInContent } from '../../personal/attachments.js';
 import type { StreamEditPlan } from './edit-plan.js';
-import { setAlertWordFlags } from '../alert-word-flags.js';
+import { setAlertWordFlags } from '../policies/alert-word-flags.js';
 import { setMentionFlags } from '../mention-flags.js';
 import { groupByFlags } from '../messages.js';
 import { sendMoveNotifications } from './move-notifications.js';

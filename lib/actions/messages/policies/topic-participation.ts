@@ -7,14 +7,14 @@
  * when they send or react, and `automatically_follow_topics_where_mentioned` when someone mentions
  * them. A policy only ever becomes more visible, and a muted topic stays muted for mentions.
  */
-import type { Message } from '../../entities/message.js';
-import { VISIBILITY_POLICY } from '../../entities/personal.js';
-import type { User } from '../../entities/user.js';
-import { FEATURES } from '../../features.js';
-import { topicVisibilityPolicy } from '../../queries/personal/user-topics.js';
-import type { World } from '../../state/world.js';
-import { currentSetting } from '../personal/user-setting-effects.js';
-import { storeUserTopicVisibility } from '../personal/user-topics.js';
+import type { Message } from '../../../entities/message.js';
+import { VISIBILITY_POLICY } from '../../../entities/personal.js';
+import type { User } from '../../../entities/user.js';
+import { FEATURES } from '../../../features.js';
+import { topicVisibilityPolicy } from '../../../queries/personal/user-topics.js';
+import type { World } from '../../../state/world.js';
+import { currentSetting } from '../../personal/user-setting-effects.js';
+import { storeUserTopicVisibility } from '../../personal/user-topics.js';
 
 /** `AUTOMATICALLY_CHANGE_VISIBILITY_POLICY_*`. */
 export const AUTOMATICALLY = { ON_PARTICIPATION: 1, ON_SEND: 2, ON_INITIATION: 3, NEVER: 4 } as const;

@@ -6,15 +6,15 @@
  * need the realm's `can_mention_many_users_group`, and a group mention needs the group's
  * `can_mention_group`. Silent mentions are never checked.
  */
-import { ApiError, badRequest } from '../../errors.js';
-import type { Stream } from '../../entities/stream.js';
-import type { User } from '../../entities/user.js';
-import { FEATURES } from '../../features.js';
-import { hasGroupSetting } from '../../queries/groups/groups.js';
-import { realmSetting } from '../../queries/register/realm-permission-state.js';
-import { activeSubscriberIds } from '../../queries/users/access.js';
-import type { World } from '../../state/world.js';
-import { topicParticipants } from './mention-flags.js';
+import { ApiError, badRequest } from '../../../errors.js';
+import type { Stream } from '../../../entities/stream.js';
+import type { User } from '../../../entities/user.js';
+import { FEATURES } from '../../../features.js';
+import { hasGroupSetting } from '../../../queries/groups/groups.js';
+import { realmSetting } from '../../../queries/register/realm-permission-state.js';
+import { activeSubscriberIds } from '../../../queries/users/access.js';
+import type { World } from '../../../state/world.js';
+import { topicParticipants } from '../mention-flags.js';
 
 /** `Realm.WILDCARD_MENTION_THRESHOLD`: up to this many people, anyone may use a wildcard. */
 export const WILDCARD_MENTION_THRESHOLD = 15;

@@ -5,11 +5,11 @@
  * message yet may only be started by a member of `direct_message_initiator_group`. Bots, and
  * messages to oneself or only to bots, are exempt.
  */
-import { badRequest } from '../../errors.js';
-import type { User } from '../../entities/user.js';
-import { hasGroupSetting } from '../../queries/groups/groups.js';
-import { realmSetting } from '../../queries/register/realm-permission-state.js';
-import type { World } from '../../state/world.js';
+import { badRequest } from '../../../errors.js';
+import type { User } from '../../../entities/user.js';
+import { hasGroupSetting } from '../../../queries/groups/groups.js';
+import { realmSetting } from '../../../queries/register/realm-permission-state.js';
+import type { World } from '../../../state/world.js';
 
 const sameParticipants = (a: readonly number[], b: readonly number[]): boolean => a.length === b.length && a.every((id, i) => id === b[i]);
 

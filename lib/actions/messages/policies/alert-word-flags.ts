@@ -5,8 +5,8 @@
  * and followed by the end, a space, a newline or one of `)?:.,';]!*``. Set when a message is sent
  * and re-derived when its content is edited (`update_user_message_flags`).
  */
-import type { Message } from '../../entities/message.js';
-import type { World } from '../../state/world.js';
+import type { Message } from '../../../entities/message.js';
+import type { World } from '../../../state/world.js';
 
 const BEFORE = new Set([' ', '\n', '(', '"', '.', ',', "'", ';', '[', '*', '`', '>']);
 const AFTER = new Set([' ', '\n', ')', '?', ':', '.', ',', "'", ';', ']', '!', '*', '`']);
