@@ -24,6 +24,18 @@ const changes: Array<[Params, Record<string, unknown>, string, unknown]> = [
   [{ name_changes_disabled: true }, { name_changes_disabled: true }, 'realm_name_changes_disabled', true],
   [{ email_changes_disabled: true }, { email_changes_disabled: true }, 'realm_email_changes_disabled', true],
   [{ avatar_changes_disabled: true }, { avatar_changes_disabled: true }, 'realm_avatar_changes_disabled', true],
+  // Stored and published: the real server acts on these only in emails, push payloads and its
+  // own clients, none of which this server has.
+  [{ digest_emails_enabled: true }, { digest_emails_enabled: true }, 'realm_digest_emails_enabled', true],
+  [{ digest_weekday: 4 }, { digest_weekday: 4 }, 'realm_digest_weekday', 4],
+  [{ enable_guest_user_dm_warning: false }, { enable_guest_user_dm_warning: false }, 'realm_enable_guest_user_dm_warning', false],
+  [{ enable_guest_user_indicator: false }, { enable_guest_user_indicator: false }, 'realm_enable_guest_user_indicator', false],
+  [{ giphy_rating: 0 }, { giphy_rating: 0 }, 'realm_giphy_rating', 0],
+  [{ message_content_allowed_in_email_notifications: false }, { message_content_allowed_in_email_notifications: false }, 'realm_message_content_allowed_in_email_notifications', false],
+  [{ require_e2ee_push_notifications: true }, { require_e2ee_push_notifications: true }, 'realm_require_e2ee_push_notifications', true],
+  [{ send_welcome_emails: false }, { send_welcome_emails: false }, 'realm_send_welcome_emails', false],
+  [{ video_chat_provider: 0 }, { video_chat_provider: 0 }, 'realm_video_chat_provider', 0],
+  [{ want_advertise_in_communities_directory: true }, { want_advertise_in_communities_directory: true }, 'realm_want_advertise_in_communities_directory', true],
   // `RealmTopicsPolicyEnum`: the event and register carry the name, the response the number.
   [{ topics_policy: 'disable_empty_topic' }, { topics_policy: 3 }, 'realm_topics_policy', 'disable_empty_topic'],
   [{ move_messages_within_stream_limit_seconds: '"unlimited"' }, { move_messages_within_stream_limit_seconds: null }, 'realm_move_messages_within_stream_limit_seconds', null],
@@ -58,6 +70,8 @@ const errors: Array<[string, Params, { status: number; code: string; msg: string
   ['a zero delete limit', { message_content_delete_limit_seconds: 0 }, { status: 400, code: 'REQUEST_VARIABLE_INVALID', msg: "Bad value for 'message_content_delete_limit_seconds': 0" }],
   ['a bad retention text', { message_retention_days: '"forever"' }, { status: 400, code: 'REQUEST_VARIABLE_INVALID', msg: "Bad value for 'message_retention_days': forever" }],
   ['an unknown org_type', { org_type: 7 }, bad('Invalid org_type: Value error, Not in the list of possible values')],
+  ['an unknown video chat provider', { video_chat_provider: 3 }, bad('Invalid video_chat_provider 3')],
+  ['an unknown GIPHY rating', { giphy_rating: 9 }, bad('Invalid giphy_rating 9')],
   ['a name over 40 characters', { name: 'n'.repeat(41) }, bad('name is too long (limit: 40 characters)')],
 ];
 

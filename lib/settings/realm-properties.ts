@@ -46,6 +46,8 @@ const ORG_TYPE_BUSINESS = 10;
 export const REALM_PROPERTIES: readonly RealmPropertyDef[] = [
   stored('avatar_changes_disabled', false),
   stored('default_language', 'en'),
+  stored('digest_emails_enabled', false),
+  stored('digest_weekday', 1),
   {
     name: 'description',
     ownerOnly: false,
@@ -56,6 +58,8 @@ export const REALM_PROPERTIES: readonly RealmPropertyDef[] = [
   stored('disallow_disposable_email_addresses', true, { ownerOnly: true }),
   stored('email_changes_disabled', false),
   stored('emails_restricted_to_domains', false, { ownerOnly: true }),
+  stored('enable_guest_user_dm_warning', true, { since: FEATURES.GUEST_DM_WARNING }),
+  stored('enable_guest_user_indicator', true, { since: FEATURES.GUEST_INDICATOR }),
   stored('enable_read_receipts', true, { since: FEATURES.READ_RECEIPTS }),
   {
     name: 'enable_spectator_access',
@@ -65,6 +69,7 @@ export const REALM_PROPERTIES: readonly RealmPropertyDef[] = [
     get: (world) => world.realm.enableSpectatorAccess,
     set: (world, value) => void (world.realm.enableSpectatorAccess = value === true),
   },
+  stored('giphy_rating', 2, { since: FEATURES.GIPHY_RATING }),
   stored('invite_required', false, { ownerOnly: true }),
   {
     // Replaced by topics_policy at level 392.
@@ -74,6 +79,7 @@ export const REALM_PROPERTIES: readonly RealmPropertyDef[] = [
     get: (world) => world.realm.topicsPolicy === 'disable_empty_topic',
     set: (world, value) => void (world.realm.topicsPolicy = value === true ? 'disable_empty_topic' : 'allow_empty_topic'),
   },
+  stored('message_content_allowed_in_email_notifications', true),
   stored('message_content_delete_limit_seconds', DEFAULT_DELETE_LIMIT),
   {
     name: 'message_retention_days',
@@ -107,7 +113,9 @@ export const REALM_PROPERTIES: readonly RealmPropertyDef[] = [
   },
   stored('name_changes_disabled', false),
   stored('org_type', ORG_TYPE_BUSINESS, { since: FEATURES.ORG_TYPE }),
+  stored('require_e2ee_push_notifications', false, { since: FEATURES.REQUIRE_E2EE_PUSH }),
   stored('require_unique_names', false, { since: FEATURES.UNIQUE_NAMES }),
+  stored('send_welcome_emails', true),
   {
     name: 'topics_policy',
     since: FEATURES.TOPICS_POLICY,
@@ -118,6 +126,8 @@ export const REALM_PROPERTIES: readonly RealmPropertyDef[] = [
     get: (world) => world.realm.topicsPolicy,
     set: (world, value) => void (world.realm.topicsPolicy = value === 'disable_empty_topic' ? 'disable_empty_topic' : 'allow_empty_topic'),
   },
+  stored('video_chat_provider', 1),
+  stored('want_advertise_in_communities_directory', false, { since: FEATURES.COMMUNITIES_DIRECTORY }),
 ];
 
 const BY_NAME = new Map(REALM_PROPERTIES.map((def) => [def.name, def]));

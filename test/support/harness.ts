@@ -40,6 +40,8 @@ export interface CallOptions {
   readonly signal?: AbortSignal;
 }
 
+export const HARNESS_USER_AGENT = 'ZulipMobile/27.0 (test harness)';
+
 export class Client {
   constructor(
     private readonly app: ChatApp,
@@ -51,7 +53,9 @@ export class Client {
     const url = new URL(path.startsWith('/api/') ? path : `/api/v1${path}`, 'http://localhost:9991');
     const inQuery = upper === 'GET' || upper === 'HEAD';
     for (const [name, value] of encodeParams({ ...(options.query ?? {}), ...(inQuery ? params : {}) })) url.searchParams.append(name, value);
-    const headers: Record<string, string> = { host: 'localhost:9991', ...(options.headers ?? {}) };
+    // Identified as the mobile app, one of the real server's own clients, whose messages are read
+    // for their sender (`Client.default_read_by_sender`); tests of API clients send their own.
+    const headers: Record<string, string> = { host: 'localhost:9991', 'user-agent': HARNESS_USER_AGENT, ...(options.headers ?? {}) };
     if (this.authorization !== undefined) headers.authorization = this.authorization;
     let body: Uint8Array | string | undefined;
     if (options.rawBody) {

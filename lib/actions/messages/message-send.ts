@@ -33,7 +33,7 @@ export interface SendRequest {
   readonly to: string | undefined;
   readonly topic: string | undefined;
   readonly content: string;
-  /** FL 236; unset means read (this server's heuristic: every sender reads its own message). */
+  /** FL 236; unset means the client's default (`Client.default_read_by_sender`). */
   readonly readBySender: boolean | undefined;
   readonly client: string;
 }
@@ -155,6 +155,18 @@ function allowedTypes(world: World): SendType[] {
   return types;
 }
 
+/** The real server's own apps, whose sends count as read by their sender. */
+const HUMAN_CLIENTS = new Set(['zulipandroid', 'zulipios', 'zulipdesktop', 'zulipmobile', 'zulipelectron', 'zulipterminal', 'snipe', 'website', 'ios', 'android']);
+
+/**
+ * `Client.default_read_by_sender`: a message sent through one of the real server's apps is read
+ * for its sender; one sent by an integration with the user's key (any other client) is not.
+ */
+export function readBySenderByDefault(client: string): boolean {
+  const name = client.toLowerCase();
+  return HUMAN_CLIENTS.has(name) || name.includes('desktop app');
+}
+
 export interface SendOutcome {
   readonly id: number;
   /** The sender's topic policy when sending changed it (`automatic_new_visibility_policy`). */
@@ -196,7 +208,7 @@ export function sendMessage(world: World, sender: User, request: SendRequest): S
   const rendered = render(world, content);
   const place = recipient.kind === 'stream' ? { stream: world.streams.get(recipient.streamId) as Stream, topic: recipient.topic } : null;
   checkMentionPermissions(world, rendered, place, sender, sender);
-  const readBy = new Set(request.readBySender === false ? [] : [sender.id]);
+  const readBy = new Set((request.readBySender ?? readBySenderByDefault(request.client)) ? [sender.id] : []);
   let automatic: number | undefined;
   const message = deliverMessage(world, {
     sender,
