@@ -24,7 +24,7 @@ import type { World } from '../../state/world.js';
 import { render } from '../../rendering/render.js';
 import { checkCanSendDirectMessage } from './policies/direct-message-permissions.js';
 import { checkMentionPermissions } from './policies/mention-permissions.js';
-import { deliverMessage, normalizeContent } from './messages.js';
+import { defaultReadBySender, deliverMessage, type LocalEcho, normalizeContent } from './messages.js';
 
 export type SendType = 'direct' | 'private' | 'stream' | 'channel';
 
@@ -33,9 +33,11 @@ export interface SendRequest {
   readonly to: string | undefined;
   readonly topic: string | undefined;
   readonly content: string;
-  /** FL 236; unset means the client's default (`Client.default_read_by_sender`). */
+  /** FL 236; unset means read only from the real server's own clients (`defaultReadBySender`). */
   readonly readBySender: boolean | undefined;
   readonly client: string;
+  /** `queue_id` and `local_id`: the sender's queue gets `local_id` back in its message event. */
+  readonly localEcho?: LocalEcho;
 }
 
 const notAuthorized = (stream: Stream) => badRequest(`Not authorized to send to channel '${stream.name}'`);
@@ -155,18 +157,6 @@ function allowedTypes(world: World): SendType[] {
   return types;
 }
 
-/** The real server's own apps, whose sends count as read by their sender. */
-const HUMAN_CLIENTS = new Set(['zulipandroid', 'zulipios', 'zulipdesktop', 'zulipmobile', 'zulipelectron', 'zulipterminal', 'snipe', 'website', 'ios', 'android']);
-
-/**
- * `Client.default_read_by_sender`: a message sent through one of the real server's apps is read
- * for its sender; one sent by an integration with the user's key (any other client) is not.
- */
-export function readBySenderByDefault(client: string): boolean {
-  const name = client.toLowerCase();
-  return HUMAN_CLIENTS.has(name) || name.includes('desktop app');
-}
-
 export interface SendOutcome {
   readonly id: number;
   /** The sender's topic policy when sending changed it (`automatic_new_visibility_policy`). */
@@ -208,7 +198,7 @@ export function sendMessage(world: World, sender: User, request: SendRequest): S
   const rendered = render(world, content);
   const place = recipient.kind === 'stream' ? { stream: world.streams.get(recipient.streamId) as Stream, topic: recipient.topic } : null;
   checkMentionPermissions(world, rendered, place, sender, sender);
-  const readBy = new Set((request.readBySender ?? readBySenderByDefault(request.client)) ? [sender.id] : []);
+  const readBy = new Set((request.readBySender ?? defaultReadBySender(request.client)) ? [sender.id] : []);
   let automatic: number | undefined;
   const message = deliverMessage(world, {
     sender,
@@ -218,6 +208,7 @@ export function sendMessage(world: World, sender: User, request: SendRequest): S
     client: request.client,
     readBy,
     onAutomaticPolicy: (policy) => (automatic = policy),
+    ...(request.localEcho ? { localEcho: request.localEcho } : {}),
   });
   return { id: message.id, ...(automatic === undefined ? {} : { automaticNewVisibilityPolicy: automatic }) };
 }

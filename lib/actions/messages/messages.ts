@@ -44,12 +44,19 @@ export interface DeliverOptions {
   readonly readBy: ReadonlySet<number>;
   /** Told the sender's automatically set topic policy, when sending changed it. */
   readonly onAutomaticPolicy?: (policy: number) => void;
+  readonly localEcho?: LocalEcho;
 }
 
 function usersWhoMuted(world: World, senderId: number): Set<number> {
   const muters = new Set<number>();
   for (const [muterId, muted] of world.mutedUsers) if (muted.some((entry) => entry.id === senderId)) muters.add(muterId);
   return muters;
+}
+
+/** A client's local echo: the queue that sent the message and the ID it gave it. */
+export interface LocalEcho {
+  readonly queueId: string;
+  readonly localId: string;
 }
 
 /** Who gets a per-user row: every participant of a DM; active subscribers and the sender otherwise. */
@@ -103,7 +110,7 @@ export function deliverMessage(world: World, options: DeliverOptions): Message {
   // Topic policies change (with their events) before the message event, as `do_send_messages` does.
   const automatic = followTopicOnSend(world, message, mentionedUserIds(rendered));
   if (automatic !== undefined) options.onAutomaticPolicy?.(automatic);
-  sendMessageEvents(world, message);
+  sendMessageEvents(world, message, options.localEcho);
   return message;
 }
 
@@ -111,15 +118,17 @@ export function deliverMessage(world: World, options: DeliverOptions): Message {
  * One `message` event per distinct flag set. The payload carries the Markdown in `content` and
  * the HTML in `rendered_content`, raw topic names and the full avatar URL: the event-queue layer
  * (lib/events/message-payload.ts) shapes it per queue (`apply_markdown`, `client_gravatar`,
- * `empty_topic_name`, narrow).
+ * `empty_topic_name`, narrow). A local echo rides along as `sender_queue_id` and `local_id`, which
+ * the queues turn into `local_message_id` for the sender's queue alone.
  */
-function sendMessageEvents(world: World, message: Message): void {
+function sendMessageEvents(world: World, message: Message, echo: LocalEcho | undefined): void {
   const body = {
     ...toApiMessage(world, message, { applyMarkdown: false, allowEmptyTopicName: true, clientGravatar: false, includeEditHistory: false }),
     rendered_content: message.renderedContent,
   };
   for (const [flags, userIds] of groupByFlags(message, [...message.flags.keys()])) {
-    world.events.send({ type: 'message', message: body, flags: JSON.parse(flags) as string[] }, userIds);
+    const event = { type: 'message', message: body, flags: JSON.parse(flags) as string[] };
+    world.events.send(echo ? { ...event, sender_queue_id: echo.queueId, local_id: echo.localId } : event, userIds);
   }
 }
 
@@ -133,6 +142,19 @@ export function groupByFlags(message: Message, userIds: Iterable<number>): Map<s
     else groups.set(key, [id]);
   }
   return groups;
+}
+
+/** The real server's own clients: a message sent from one of them is read by its sender. */
+const HUMAN_CLIENTS = new Set(['zulipandroid', 'zulipios', 'zulipdesktop', 'zulipmobile', 'zulipelectron', 'zulipterminal', 'snipe', 'website', 'ios', 'android']);
+
+/**
+ * `Client.default_read_by_sender`: whether a message sent without `read_by_sender` starts read for
+ * its sender. Only the real server's own (human) clients qualify, so that messages an integration
+ * sends with a user's key stay unread for that user.
+ */
+export function defaultReadBySender(client: string): boolean {
+  const name = client.toLowerCase();
+  return HUMAN_CLIENTS.has(name) || name.includes('desktop app');
 }
 
 /** The client name of a request: the `client` parameter, else the User-Agent's product token. */
