@@ -43,3 +43,20 @@ t.test('the resolve notice arrives read per resolved_topic_notice_auto_read_poli
   t.ok([...(followed?.values() ?? [])].some((row) => row.topicName.startsWith('✔') && row.visibilityPolicy === VISIBILITY_POLICY.FOLLOWED));
   t.notOk([...(followed?.values() ?? [])].some((row) => row.topicName === 'to resolve except_followed true'), 'the unresolved topic has no row left');
 });
+
+t.test('undoing a resolve within the grace period deletes the resolve notice instead of posting an unresolve notice (test_mark_topic_as_resolved_within_grace_period)', async (t) => {
+  const s = testServer();
+  const id = (await s.as(IAGO).post('/messages', { type: 'stream', to: 'Verona', topic: 'undo me', content: 'x' })).body.id as number;
+  const notices = () => [...s.world.messages.values()].filter((m) => m.recipient.kind === 'stream' && m.recipient.topic.endsWith('undo me') && m.id !== id).map((m) => m.content);
+  await s.as(IAGO).patch(`/messages/${id}`, { topic: '✔ undo me', propagate_mode: 'change_all' });
+  t.same(notices(), [`@_**Iago|${s.id(IAGO)}** has marked this topic as resolved.`]);
+  const seen = recordEvents(s);
+  s.clock.advance(59_000);
+  await s.as(IAGO).patch(`/messages/${id}`, { topic: 'undo me', propagate_mode: 'change_all' });
+  t.same(notices(), [], 'the resolve notice is gone and no unresolve notice was posted');
+  t.equal(ofType(seen, 'delete_message').length, 1);
+  await s.as(IAGO).patch(`/messages/${id}`, { topic: '✔ undo me', propagate_mode: 'change_all' });
+  s.clock.advance(61_000);
+  await s.as(IAGO).patch(`/messages/${id}`, { topic: 'undo me', propagate_mode: 'change_all' });
+  t.same(notices(), [`@_**Iago|${s.id(IAGO)}** has marked this topic as resolved.`, `@_**Iago|${s.id(IAGO)}** has marked this topic as unresolved.`], 'after the grace period both notices stay');
+});

@@ -18,20 +18,3 @@ t.test('a message from a user one muted arrives read for the muter only', async 
   const dm = (await s.as(OTHELLO).post('/messages', { type: 'direct', to: [s.id(HAMLET)], content: 'psst' })).body.id as number;
   t.ok(s.world.messages.get(dm)?.flags.get(s.id(HAMLET))?.has('read'), 'direct messages too');
 });
-
-t.test('a message is read for its sender only when sent from one of the real server’s apps (Client.default_read_by_sender)', async (t) => {
-  const s = testServer();
-  const cases: Array<[Record<string, string>, Record<string, unknown>, boolean, string]> = [
-    [{ 'user-agent': 'ZulipPython/0.9.0' }, {}, false, 'an integration'],
-    [{ 'user-agent': 'curl/8.0' }, {}, false, 'a script'],
-    [{ 'user-agent': 'ZulipMobile/27.0' }, {}, true, 'the mobile app'],
-    [{ 'user-agent': 'ZulipElectron/5.0' }, {}, true, 'the desktop app'],
-    [{ 'user-agent': 'curl/8.0' }, { client: 'website' }, true, 'the web app by its client parameter'],
-    [{ 'user-agent': 'curl/8.0' }, { read_by_sender: true }, true, 'read_by_sender overrides'],
-    [{ 'user-agent': 'ZulipMobile/27.0' }, { read_by_sender: false }, false, 'either way'],
-  ];
-  for (const [headers, extra, read, what] of cases) {
-    const reply = await s.as(HAMLET).post('/messages', { type: 'stream', to: 'Verona', topic: 'clients', content: what, ...extra }, { headers });
-    t.equal(s.world.messages.get(reply.body.id as number)?.flags.get(s.id(HAMLET))?.has('read'), read, what);
-  }
-});
