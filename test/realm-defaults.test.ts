@@ -51,3 +51,15 @@ t.test('a new channel’s can_delete_own_message_group is role:nobody', async (t
   t.equal(stream.can_delete_own_message_group, s.world.systemGroupId('role:nobody'));
   t.equal(stream.can_delete_any_message_group, s.world.systemGroupId('role:nobody'));
 });
+
+t.test('server_supported_permission_settings carries the real models’ defaults and limits (Realm.REALM_PERMISSION_GROUP_SETTINGS, Stream.stream_permission_group_settings)', async (t) => {
+  const s = testServer();
+  const settings = (await s.as(HAMLET).post('/register', { fetch_event_types: ['realm'] })).body.server_supported_permission_settings;
+  t.match(settings.realm.can_set_topics_policy_group, { default_group_name: 'role:members', allow_everyone_group: true, allow_nobody_group: true });
+  t.match(settings.realm.can_manage_all_groups, { allow_nobody_group: false, allow_everyone_group: false });
+  t.match(settings.realm.can_manage_billing_group, { allow_nobody_group: false, allow_everyone_group: false });
+  t.match(settings.realm.can_create_web_public_channel_group, { require_system_group: true, allowed_system_groups: ['role:moderators', 'role:administrators', 'role:owners', 'role:nobody'] });
+  t.equal(settings.stream.can_delete_own_message_group.default_group_name, 'role:nobody');
+  const refused = await s.as('desdemona@zulip.com').patch('/realm', { can_manage_billing_group: { new: s.world.systemGroupId('role:nobody') } });
+  t.same(errorOf(refused), bad("'can_manage_billing_group' setting cannot be set to 'role:nobody' group."));
+});
