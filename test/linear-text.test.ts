@@ -1,0 +1,59 @@
+/**
+ * The text handling that used to be quadratic (trailing-whitespace patterns retried from every
+ * space of a run, a fence search whose `\s*` ran across every following blank line, an HTML
+ * tokenizer retrying from every unclosed `<`, a word alignment as large as the product of the two
+ * versions) answers 1 MiB in well under the ceiling, and still computes what the patterns did.
+ * The patterns survive here only as oracles.
+ */
+import fc from 'fast-check';
+import t from 'tap';
+import { referencedPathIds } from '../lib/actions/personal/attachments.js';
+import { draftInput } from '../lib/actions/personal/draft-input.js';
+import { pythonRstrip, pythonStrip } from '../lib/input/topic-names.js';
+import { renderMarkdown } from '../lib/rendering/markdown/setup.js';
+
+const MIB = 1 << 20;
+const CEILING_MS = 200;
+
+/** CPU milliseconds of `run`; a second try absorbs a garbage collection of earlier garbage. */
+function cpuMs(run: () => unknown): number {
+  const once = (): number => {
+    const before = process.cpuUsage();
+    run();
+    const used = process.cpuUsage(before);
+    return (used.user + used.system) / 1000;
+  };
+  const first = once();
+  return first <= CEILING_MS ? first : Math.min(first, once());
+}
+
+const draft = (content: string) => new Map<string, unknown>([['type', ''], ['to', []], ['topic', ''], ['content', content]]);
+
+const CASES: ReadonlyArray<readonly [string, () => unknown]> = [
+  ['stripping a topic or name that is a run of spaces before a letter', () => pythonStrip(`${' '.repeat(MIB)}x`)],
+  ['stripping the end of a content with a run of mixed whitespace inside', () => pythonRstrip(`x${' \t\u00a0\u3000'.repeat(MIB / 4)}x`)],
+  ['stripping a draft content (Unicode white space)', () => draftInput.parse(draft(`x${'\u2003'.repeat(MIB)}x`) as never, 'draft')],
+  ['finding upload paths followed by a run of punctuation', () => referencedPathIds(`/user_uploads/${'.'.repeat(MIB)}x`)],
+  ['rendering a code block with a long line of trailing spaces', () => renderMarkdown(`\`\`\`\n${' '.repeat(MIB)}x\n\`\`\``)],
+];
+
+for (const [what, run] of CASES) {
+  t.test(`${what}: 1 MiB in under ${CEILING_MS} ms of CPU`, async (t) => {
+    const ms = cpuMs(run);
+    t.ok(ms < CEILING_MS, `${Math.round(ms)} ms`);
+  });
+}
+
+const PY_SPACE = '\\t\\n\\v\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
+const spacey = fc.string({ unit: fc.constantFrom(' ', '\t', '\n', '\x1c', '\x85', '\u00a0', '\u2003', '\u3000', '\ufeff', 'a', '.') });
+
+t.test("strip and rstrip remove exactly Python's whitespace, as the patterns did", async (t) => {
+  fc.assert(
+    fc.property(spacey, (text) => {
+      const rstripped = text.replace(new RegExp(`[${PY_SPACE}]+$`), '');
+      return pythonRstrip(text) === rstripped && pythonStrip(text) === rstripped.replace(new RegExp(`^[${PY_SPACE}]+`), '');
+    }),
+  );
+  t.pass();
+});
+
