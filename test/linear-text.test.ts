@@ -11,6 +11,7 @@ import { referencedPathIds } from '../lib/actions/personal/attachments.js';
 import { draftInput } from '../lib/actions/personal/draft-input.js';
 import { pythonRstrip, pythonStrip } from '../lib/input/topic-names.js';
 import { renderMarkdown } from '../lib/rendering/markdown/setup.js';
+import { unusedFence } from '../lib/rendering/message-links.js';
 
 const MIB = 1 << 20;
 const CEILING_MS = 200;
@@ -34,6 +35,7 @@ const CASES: ReadonlyArray<readonly [string, () => unknown]> = [
   ['stripping the end of a content with a run of mixed whitespace inside', () => pythonRstrip(`x${' \t\u00a0\u3000'.repeat(MIB / 4)}x`)],
   ['stripping a draft content (Unicode white space)', () => draftInput.parse(draft(`x${'\u2003'.repeat(MIB)}x`) as never, 'draft')],
   ['finding upload paths followed by a run of punctuation', () => referencedPathIds(`/user_uploads/${'.'.repeat(MIB)}x`)],
+  ['choosing a quoting fence for content of blank lines', () => unusedFence('\n'.repeat(MIB))],
   ['rendering a code block with a long line of trailing spaces', () => renderMarkdown(`\`\`\`\n${' '.repeat(MIB)}x\n\`\`\``)],
 ];
 
@@ -52,6 +54,18 @@ t.test("strip and rstrip remove exactly Python's whitespace, as the patterns did
     fc.property(spacey, (text) => {
       const rstripped = text.replace(new RegExp(`[${PY_SPACE}]+$`), '');
       return pythonRstrip(text) === rstripped && pythonStrip(text) === rstripped.replace(new RegExp(`^[${PY_SPACE}]+`), '');
+    }),
+  );
+  t.pass();
+});
+
+t.test('the quoting fence is longer than any fence that starts a line, as the pattern found them', async (t) => {
+  const content = fc.string({ unit: fc.constantFrom('`', '`', '`', '\n', '\r', '\u2028', ' ', '\t', 'a') });
+  fc.assert(
+    fc.property(content, (text) => {
+      let length = 3;
+      for (const match of text.matchAll(/^\s*(`{3,})/gm)) length = Math.max(length, (match[1] as string).length + 1);
+      return unusedFence(text) === '`'.repeat(length);
     }),
   );
   t.pass();
