@@ -10,6 +10,7 @@ import t from 'tap';
 import { referencedPathIds } from '../lib/actions/personal/attachments.js';
 import { draftInput } from '../lib/actions/personal/draft-input.js';
 import { pythonRstrip, pythonStrip } from '../lib/input/topic-names.js';
+import { htmlDiff } from '../lib/rendering/html-diff.js';
 import { renderMarkdown } from '../lib/rendering/markdown/setup.js';
 import { unusedFence } from '../lib/rendering/message-links.js';
 
@@ -28,6 +29,7 @@ function cpuMs(run: () => unknown): number {
   return first <= CEILING_MS ? first : Math.min(first, once());
 }
 
+const words = (prefix: string, count: number): string => Array.from({ length: count }, (_, i) => `${prefix}${i}`).join(' ');
 const draft = (content: string) => new Map<string, unknown>([['type', ''], ['to', []], ['topic', ''], ['content', content]]);
 
 const CASES: ReadonlyArray<readonly [string, () => unknown]> = [
@@ -37,6 +39,8 @@ const CASES: ReadonlyArray<readonly [string, () => unknown]> = [
   ['finding upload paths followed by a run of punctuation', () => referencedPathIds(`/user_uploads/${'.'.repeat(MIB)}x`)],
   ['choosing a quoting fence for content of blank lines', () => unusedFence('\n'.repeat(MIB))],
   ['rendering a code block with a long line of trailing spaces', () => renderMarkdown(`\`\`\`\n${' '.repeat(MIB)}x\n\`\`\``)],
+  ['diffing HTML full of unclosed `<`', () => htmlDiff('<p>a</p>', '<'.repeat(MIB))],
+  ['diffing two versions that share no word', () => htmlDiff(`<p>${words('a', MIB / 16)}</p>`, `<p>${words('b', MIB / 16)}</p>`)],
 ];
 
 for (const [what, run] of CASES) {
@@ -71,3 +75,11 @@ t.test('the quoting fence is longer than any fence that starts a line, as the pa
   t.pass();
 });
 
+t.test('a diff too large to align word by word shows the changed middle deleted, then inserted', async (t) => {
+  const before = `<p>same start ${words('a', 1500)} same end</p>`;
+  const after = `<p>same start ${words('b', 1500)} same end</p>`;
+  const diff = htmlDiff(before, after);
+  t.ok(diff.startsWith('<div><p>same start <span class="highlight_text_inserted">b0 b1'), diff.slice(0, 80));
+  t.match(diff, /b1499<\/span> <span class="highlight_text_deleted">a0 a1 .* a1499<\/span> same end<\/p><\/div>$/);
+  t.equal(htmlDiff('<p>a b c</p>', '<p>a x c</p>'), '<div><p>a <span class="highlight_text_inserted">x</span> <span class="highlight_text_deleted">b</span> c</p></div>');
+});
