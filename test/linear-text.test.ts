@@ -10,6 +10,7 @@ import t from 'tap';
 import { referencedPathIds } from '../lib/actions/personal/attachments.js';
 import { draftInput } from '../lib/actions/personal/draft-input.js';
 import { pythonRstrip, pythonStrip } from '../lib/input/topic-names.js';
+import { formatToTemplate } from '../lib/patterns/format-strings.js';
 import { htmlDiff } from '../lib/rendering/html-diff.js';
 import { renderMarkdown } from '../lib/rendering/markdown/setup.js';
 import { unusedFence } from '../lib/rendering/message-links.js';
@@ -41,6 +42,7 @@ const CASES: ReadonlyArray<readonly [string, () => unknown]> = [
   ['rendering a code block with a long line of trailing spaces', () => renderMarkdown(`\`\`\`\n${' '.repeat(MIB)}x\n\`\`\``)],
   ['diffing HTML full of unclosed `<`', () => htmlDiff('<p>a</p>', '<'.repeat(MIB))],
   ['diffing two versions that share no word', () => htmlDiff(`<p>${words('a', MIB / 16)}</p>`, `<p>${words('b', MIB / 16)}</p>`)],
+  ['converting a legacy format string full of `%(`', () => formatToTemplate(`%(${'%(a)'.repeat(MIB / 4)}`)],
 ];
 
 for (const [what, run] of CASES) {
@@ -72,6 +74,12 @@ t.test('the quoting fence is longer than any fence that starts a line, as the pa
       return unusedFence(text) === '`'.repeat(length);
     }),
   );
+  t.pass();
+});
+
+t.test("legacy format strings convert as the real server's `%(name)s` pattern converted them", async (t) => {
+  const format = fc.string({ unit: fc.constantFrom('%', '(', ')', 's', 'a', '{', '}') });
+  fc.assert(fc.property(format, (text) => formatToTemplate(text) === text.replace(/(?<!%)%\(([^()]+)\)s/g, '{$1}')));
   t.pass();
 });
 

@@ -10,6 +10,7 @@ import type { Linkifier } from '../entities/realm-records.js';
 import { checkRe2 } from './re2-syntax.js';
 import { compareCodePoints } from '../input/strings.js';
 import { parseUriTemplate } from './uri-template.js';
+import { formatPlaceholders } from './format-strings.js';
 
 const BLANK = 'This field cannot be blank.';
 /** Django's unique-together message for (realm, pattern); the exact text is unconfirmed. */
@@ -25,9 +26,7 @@ export interface LinkifierCandidate {
 }
 
 /** Variables of a legacy format string: `%(name)s`, not preceded by another `%`. */
-function formatVariables(format: string): string[] {
-  return [...format.matchAll(/(?<!%)%\(([^()]+)\)s/g)].map((m) => m[1] as string);
-}
+const formatVariables = (format: string): string[] => formatPlaceholders(format).map((placeholder) => placeholder.name);
 
 /** The real server's checks of a legacy URL format string (Django's URL validator, then the shape). */
 function formatStringErrors(format: string): string[] {
