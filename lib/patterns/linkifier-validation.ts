@@ -9,6 +9,8 @@ import { ApiError, badRequest } from '../errors.js';
 import type { Linkifier } from '../entities/realm-records.js';
 import { checkRe2 } from './re2-syntax.js';
 import { compareCodePoints } from '../input/strings.js';
+import { MAX_URL_LENGTH } from '../input/profile-field-data.js';
+import { codePointLength } from '../input/topic-names.js';
 import { parseUriTemplate } from './uri-template.js';
 import { formatPlaceholders } from './format-strings.js';
 
@@ -33,7 +35,7 @@ function formatStringErrors(format: string): string[] {
   const errors: string[] = [];
   const url =
     /^(?:https?|ftps?):\/\/(?:[^\s:@/]+(?::[^\s:@/]*)?@)?(?:localhost|\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-f:.]+\]|(?:[a-z0-9\u00a1-\uffff](?:[a-z0-9\u00a1-\uffff-]{0,61}[a-z0-9\u00a1-\uffff])?\.)+[a-z\u00a1-\uffff-]{2,63}\.?)(?::\d{1,5})?(?:[/?#]\S*)?$/i;
-  if (!url.test(format)) errors.push('Enter a valid URL.');
+  if (codePointLength(format) > MAX_URL_LENGTH || !url.test(format)) errors.push('Enter a valid URL.');
   if (!/^([./:a-zA-Z0-9#_?=&;~-]+%\(([a-zA-Z0-9_-]+)\)s)+[/a-zA-Z0-9#_?=&;~-]*$/.test(format)) errors.push('Invalid URL format string.');
   return errors;
 }
