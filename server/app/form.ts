@@ -54,6 +54,33 @@ async function parseMultipart(request: ApiRequest): Promise<{ fields: Map<string
   return { fields, files };
 }
 
+/** One name or value of a form, its `+` already made spaces: percent escapes as UTF-8. */
+const unescapePart = (part: string): string => (part.indexOf('%') === -1 ? part : decodeURIComponent(part));
+
+/**
+ * An urlencoded body, the last of duplicate names winning, as `URLSearchParams` reads it but four
+ * to ten times faster on a large body (its parser is JavaScript in node 20, and a million `+`
+ * took it 50 to 100 ms): `+` become spaces on the bytes, escapes are decoded by the engine's
+ * `decodeURIComponent`. A body with an escape that is not valid UTF-8, which `decodeURIComponent`
+ * refuses, goes through `URLSearchParams`, which keeps or replaces such bytes.
+ */
+function decodeForm(body: Uint8Array): Map<string, string> {
+  const spaced = body.slice();
+  for (let i = 0; i < spaced.length; i++) if (spaced[i] === 0x2b) spaced[i] = 0x20;
+  const fields = new Map<string, string>();
+  try {
+    for (const pair of decoder.decode(spaced).split('&')) {
+      if (pair === '') continue;
+      const equals = pair.indexOf('=');
+      if (equals === -1) fields.set(unescapePart(pair), '');
+      else fields.set(unescapePart(pair.slice(0, equals)), unescapePart(pair.slice(equals + 1)));
+    }
+    return fields;
+  } catch {
+    return new Map(new URLSearchParams(decoder.decode(body)));
+  }
+}
+
 /** Synchronous except for multipart bodies, which the platform's parser reads asynchronously. */
 export function readParams(request: ApiRequest): RequestParams | Promise<RequestParams> {
   const query = request.query.length === 0 ? NONE : new Map<string, string>(request.query);
@@ -61,11 +88,7 @@ export function readParams(request: ApiRequest): RequestParams | Promise<Request
     return query === NONE ? NO_PARAMS : { body: NONE, query, files: NO_FILES };
   }
   const type = mediaType(request);
-  if (type === 'application/x-www-form-urlencoded') {
-    const body = new Map<string, string>();
-    for (const [key, value] of new URLSearchParams(decoder.decode(request.body))) body.set(key, value);
-    return { body, query, files: [] };
-  }
+  if (type === 'application/x-www-form-urlencoded') return { body: decodeForm(request.body), query, files: [] };
   if (type === 'multipart/form-data') {
     return parseMultipart(request).then(({ fields, files }) => ({ body: fields, query, files }));
   }
