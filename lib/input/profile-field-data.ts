@@ -8,6 +8,7 @@ import { badRequest } from '../errors.js';
 import { type JsonValue, parseJson } from './json.js';
 import { schema } from './schema.js';
 import { codePointLength } from './topic-names.js';
+import { MAX_LIST_ITEMS, tooManyItems } from './limits.js';
 
 export type ProfileFieldData = ReadonlyMap<string, string | ReadonlyMap<string, string>>;
 
@@ -22,6 +23,7 @@ const notAllowed = (path: string) => badRequest(`${path} contains a value that i
 /** `check_profile_field_data`: a dict whose values are strings or dicts of strings. */
 export const profileFieldDataSchema = schema<ProfileFieldData>((value, path) => {
   if (!(value instanceof Map)) throw badRequest(`${path} is not a dict`);
+  if (value.size > MAX_LIST_ITEMS) throw tooManyItems(path, MAX_LIST_ITEMS);
   const out = new Map<string, string | Map<string, string>>();
   for (const [key, item] of value) {
     if (typeof item === 'string') {

@@ -12,6 +12,7 @@ import { float, int, keyPath, list, literal, nullable, object, optional, require
 import { pythonRstrip, truncateText, truncateTopic } from '../../input/topic-names.js';
 import type { World } from '../../state/world.js';
 import { isUnicodeWhiteSpace, trimWhere } from '../../input/strings.js';
+import { MAX_USER_IDS } from '../../input/limits.js';
 
 export interface DraftInput {
   readonly type: DraftType;
@@ -34,7 +35,7 @@ const requiredString = schema<string>((value, path) => {
 
 const DRAFT_FIELDS = {
   type: required(literal<DraftType>('private', 'stream', '')),
-  to: required(list(int)),
+  to: required(list(int, MAX_USER_IDS)),
   topic: required(str),
   content: required(requiredString),
   timestamp: optional(nullable(union(int, float))),
