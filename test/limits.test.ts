@@ -16,10 +16,14 @@ import { bad, errorOf, type Params, testServer } from './support/harness.js';
 
 const IAGO = 'iago@zulip.com';
 const count = (n: number, item: (i: number) => unknown = (i) => i + 1): unknown[] => Array.from({ length: n }, (_, i) => item(i));
+const terms = (n: number) => count(n, () => ({ operator: 'channel', operand: 'Verona' }));
 const tooLong = (name: string, limit: number) => bad(`${name} is too long (limit: ${limit} items)`);
 
 const CASES: ReadonlyArray<readonly [string, string, string, Params, ReturnType<typeof bad>]> = [
+  ['narrow terms of a fetch', 'GET', '/messages', { anchor: 'newest', num_before: 1, num_after: 0, narrow: terms(MAX_NARROW_TERMS + 1) }, tooLong('narrow', MAX_NARROW_TERMS)],
+  ['narrow terms of a flags change', 'POST', '/messages/flags/narrow', { anchor: 'newest', num_before: 1, num_after: 0, op: 'add', flag: 'starred', narrow: terms(MAX_NARROW_TERMS + 1) }, tooLong('narrow', MAX_NARROW_TERMS)],
   ['narrow terms of an event queue', 'POST', '/register', { narrow: count(MAX_NARROW_TERMS + 1, () => ['channel', 'Verona']) }, tooLong('narrow', MAX_NARROW_TERMS)],
+  ['users of a dm operand', 'GET', '/messages', { anchor: 'newest', num_before: 1, num_after: 0, narrow: [{ operator: 'dm', operand: count(MAX_USER_IDS + 1) }] }, tooLong('operand', MAX_USER_IDS)],
   ['message IDs of a flags change', 'POST', '/messages/flags', { op: 'add', flag: 'starred', messages: count(MAX_MESSAGE_IDS + 1) }, tooLong('messages', MAX_MESSAGE_IDS)],
   ['message IDs of matches_narrow', 'GET', '/messages/matches_narrow', { msg_ids: count(MAX_MESSAGE_IDS + 1), narrow: [] }, tooLong('msg_ids', MAX_MESSAGE_IDS)],
   ['message IDs of a fetch', 'GET', '/messages', { message_ids: count(5001) }, tooLong('message_ids', 5000)],
@@ -75,5 +79,6 @@ t.test('alert words a user keeps are bounded too, across requests', async (t) =>
 t.test('lists at their bound are accepted', async (t) => {
   const s = testServer();
   t.equal((await s.as(IAGO).post('/messages/flags', { op: 'add', flag: 'starred', messages: count(MAX_MESSAGE_IDS, () => 1) })).status, 200);
+  t.equal((await s.as(IAGO).get('/messages', { anchor: 'newest', num_before: 1, num_after: 0, narrow: terms(MAX_NARROW_TERMS) })).status, 200);
   t.equal((await s.as(IAGO).post('/users/me/alert_words', { alert_words: count(MAX_ALERT_WORDS, (i) => `w${i}`) })).status, 200);
 });
