@@ -62,11 +62,13 @@ t.test('the check fails on a known-vulnerable pattern, literal or built from con
     'const trailing = new RegExp(`[${SPACE}]+$`);',
     'const fine = /^[a-z]+$/;',
     'const opaque = (name: string) => new RegExp(name);',
+    'const RAW = String.raw`\\d`;',
+    'const raw = new RegExp(String.raw`^${RAW}\\s$`);',
   ].join('\n');
   const found = regexesOfSource('lib/example.ts', source);
   t.same(
     found.map((regex) => regex.source),
-    ['^(a+)+$', '[ \\t]+$', '^[a-z]+$', undefined],
+    ['^(a+)+$', '[ \\t]+$', '^[a-z]+$', undefined, '^\\d\\s$'],
     'the parser follows the constant into the template',
   );
   const { problems } = checkRegexes(found, []);

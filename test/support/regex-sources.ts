@@ -46,11 +46,21 @@ function stringConstants(source: ts.SourceFile): Map<string, ts.Expression> {
   return constants;
 }
 
-/** The value of a string expression built from literals, templates, `+` and known constants. */
+/** Whether `expression` is `` String.raw`...` ``, whose parts are taken as written. */
+const isStringRaw = (expression: ts.Expression): expression is ts.TaggedTemplateExpression =>
+  ts.isTaggedTemplateExpression(expression) && expression.tag.getText() === 'String.raw';
+
+/** The text of a template part: as written for `String.raw`, else with its escapes applied. */
+const partText = (part: ts.TemplateLiteralLikeNode, raw: boolean): string => (raw ? (part.rawText ?? part.text) : part.text);
+
+/** The value of a string expression built from literals, templates, `String.raw`, `+` and known constants. */
 function evaluateString(expression: ts.Expression, constants: Map<string, ts.Expression>, depth = 0): string | undefined {
   if (depth > 20) return undefined;
   const inner = (e: ts.Expression) => evaluateString(e, constants, depth + 1);
-  if (ts.isStringLiteral(expression) || ts.isNoSubstitutionTemplateLiteral(expression)) return expression.text;
+  const raw = isStringRaw(expression);
+  const template = raw ? expression.template : expression;
+  if (ts.isNoSubstitutionTemplateLiteral(template)) return partText(template, raw);
+  if (ts.isStringLiteral(expression)) return expression.text;
   if (ts.isParenthesizedExpression(expression)) return inner(expression.expression);
   if (ts.isAsExpression(expression)) return inner(expression.expression);
   if (ts.isIdentifier(expression)) {
@@ -62,12 +72,12 @@ function evaluateString(expression: ts.Expression, constants: Map<string, ts.Exp
     const right = inner(expression.right);
     return left === undefined || right === undefined ? undefined : left + right;
   }
-  if (ts.isTemplateExpression(expression)) {
-    let text = expression.head.text;
-    for (const span of expression.templateSpans) {
+  if (ts.isTemplateExpression(template)) {
+    let text = partText(template.head, raw);
+    for (const span of template.templateSpans) {
       const value = inner(span.expression);
       if (value === undefined) return undefined;
-      text += value + span.literal.text;
+      text += value + partText(span.literal, raw);
     }
     return text;
   }
