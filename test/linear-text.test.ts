@@ -40,6 +40,7 @@ const CASES: ReadonlyArray<readonly [string, () => unknown]> = [
   ['finding upload paths followed by a run of punctuation', () => referencedPathIds(`/user_uploads/${'.'.repeat(MIB)}x`)],
   ['choosing a quoting fence for content of blank lines', () => unusedFence('\n'.repeat(MIB))],
   ['rendering a code block with a long line of trailing spaces', () => renderMarkdown(`\`\`\`\n${' '.repeat(MIB)}x\n\`\`\``)],
+  ['rendering a paragraph whose last line is a run of tabs before a letter', () => renderMarkdown(`a\n${'\t'.repeat(MIB)}x`)],
   ['diffing HTML full of unclosed `<`', () => htmlDiff('<p>a</p>', '<'.repeat(MIB))],
   ['diffing two versions that share no word', () => htmlDiff(`<p>${words('a', MIB / 16)}</p>`, `<p>${words('b', MIB / 16)}</p>`)],
   ['converting a legacy format string full of `%(`', () => formatToTemplate(`%(${'%(a)'.repeat(MIB / 4)}`)],
