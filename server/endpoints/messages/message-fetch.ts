@@ -57,7 +57,7 @@ export const getMessages = open({
     client_gravatar: json(bool),
     apply_markdown: json(bool).default(true),
     allow_empty_topic_name: json(bool).default(false).availableFrom(FEATURES.EMPTY_TOPIC),
-    message_ids: json(nullable(list(nonNegativeInt, MAX_MESSAGES_PER_FETCH))).availableFrom(FEATURES.FETCH_MESSAGE_IDS),
+    message_ids: json(nullable(list(nonNegativeInt, MAX_MESSAGE_IDS))).availableFrom(FEATURES.FETCH_MESSAGE_IDS),
   },
   run({ world, request }, args) {
     const viewer = viewers.get(request) ?? null;
