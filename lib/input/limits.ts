@@ -22,5 +22,8 @@ export const MAX_ALERT_WORDS = 1_000;
 /** Entries of any other list: drafts, profile data, select choices, event types, ... */
 export const MAX_LIST_ITEMS = 1_000;
 
+/** Parameters of one request: form fields (urlencoded or multipart) and query pairs (Django refuses more than 1,000 by default too). */
+export const MAX_PARAMETERS = 1_000;
+
 /** The refusal of a list past its bound. */
 export const tooManyItems = (path: string, limit: number): ApiError => badRequest(`${path} is too long (limit: ${limit} items)`);
