@@ -21,6 +21,7 @@ import { authed, open, type RouteDef } from '../../app/endpoint.js';
 import { json, str } from '../../app/params.js';
 import type { ApiRequest } from '../../app/request.js';
 import { anyJson, nonNegativeInt, parseAnchor } from './message-range.js';
+import { MAX_MESSAGE_IDS } from '../../../lib/input/limits.js';
 
 export const MAX_MESSAGES_PER_FETCH = 5000;
 
@@ -56,7 +57,7 @@ export const getMessages = open({
     client_gravatar: json(bool),
     apply_markdown: json(bool).default(true),
     allow_empty_topic_name: json(bool).default(false).availableFrom(FEATURES.EMPTY_TOPIC),
-    message_ids: json(nullable(list(nonNegativeInt))).availableFrom(FEATURES.FETCH_MESSAGE_IDS),
+    message_ids: json(nullable(list(nonNegativeInt, MAX_MESSAGE_IDS))).availableFrom(FEATURES.FETCH_MESSAGE_IDS),
   },
   run({ world, request }, args) {
     const viewer = viewers.get(request) ?? null;
@@ -103,7 +104,7 @@ export const getMessages = open({
 /** Which of the given messages (among those the user received) match the narrow. */
 export const matchesNarrow = authed({
   params: {
-    msg_ids: json(list(int)).required(),
+    msg_ids: json(list(int, MAX_MESSAGE_IDS)).required(),
     narrow: json(anyJson).required(),
   },
   run({ world, user }, args) {
