@@ -14,7 +14,7 @@ import type { Identity, IdentityName } from './credentials/types.js';
 import { deviationById } from './deviations.js';
 import { RuleFailure, RuleSkip } from './errors.js';
 import { PropertyRunner } from './property.js';
-import type { DeviationRecord } from './results.js';
+import type { DeviationRecord, ThrowawayUserRecord } from './results.js';
 import type { Need, PropertySettings, Rule, RuleContext } from './rules/types.js';
 import type { Target, TargetInfo } from './targets/target.js';
 
@@ -76,6 +76,8 @@ export class RuleScope {
   readonly cleanups = new CleanupRegistry();
   readonly deviations: DeviationRecord[] = [];
   readonly notes: string[] = [];
+  /** Users created for this rule, for reproductions (which create their own). */
+  readonly throwawayUsers: ThrowawayUserRecord[] = [];
   readonly controller = new AbortController();
   readonly ctx: RuleContext;
   /** Numbers and runs the rule's properties; knows which exchanges were sent outside them. */
@@ -137,6 +139,7 @@ export class RuleScope {
       async throwawayUser() {
         if (!(rule.needs ?? []).includes('throwaway-user')) throw new Error(`rule ${rule.id} must list 'throwaway-user' in needs`);
         const { identity, password } = await env.throwaway.take();
+        self.throwawayUsers.push({ email: identity.email, userId: identity.userId, fullName: identity.fullName, password, createdBy: env.pool.get('admin')?.email ?? '' });
         return { identity, password, client: self.client(basicAuthorization(identity.email, identity.apiKey), signal) };
       },
       runShared<T>(key: string, create: () => Promise<T>): Promise<T> {

@@ -1,5 +1,6 @@
 /** What a run produces: one result per selected rule, and the run's summary. Reporters read these. */
 import type { Exchange } from './client/exchange.js';
+import type { RecordedCheck } from './expect/recorded-check.js';
 
 export type Outcome = 'passed' | 'failed' | 'skipped';
 
@@ -41,6 +42,23 @@ export interface FailureInfo {
   /** The command that re-runs this rule (and, for a property, exactly its counterexample). */
   readonly replayCommand: string;
   readonly stack?: string;
+  /** What the failing assertion checked (absent for timeouts and errors thrown by the rule). */
+  readonly check?: RecordedCheck;
+  /**
+   * Users the run created for this rule (`ctx.throwawayUser()`, possibly before the case's first
+   * exchange): a reproduction creates its own instead, as `createdBy` (an administrator) did.
+   */
+  readonly throwawayUsers?: readonly ThrowawayUserRecord[];
+}
+
+export interface ThrowawayUserRecord {
+  readonly email: string;
+  readonly userId: number;
+  readonly fullName: string;
+  /** Its password (redacted in reports like every credential): a reproduction sends its own user's instead. */
+  readonly password: string;
+  /** The administrator who created it. */
+  readonly createdBy: string;
 }
 
 export interface DeviationRecord {
