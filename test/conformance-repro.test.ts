@@ -15,7 +15,7 @@ import { firstDifference } from '../conformance/expect/assert.js';
 import { foldRepeated } from '../conformance/report/fold.js';
 import { writeReproductions } from '../conformance/report/repro/write.js';
 import fc from 'fast-check';
-import { expect, type Rule, runSuite } from '../conformance/index.js';
+import { expect, type Rule, runSuite, v } from '../conformance/index.js';
 import { brokenApp, mapJsonBody, type Mutation, startHttp } from './support/conformance.js';
 import { runCliInProcess } from './support/conformance-cli.js';
 
@@ -193,4 +193,39 @@ t.test('the reproduction holds the case: setup and the failing exchanges, not th
   const steps = (id: string) => result.results.find((rule) => rule.id === id)!.failure!.reproduction.map((exchange) => new URL(exchange.url).searchParams.get('step'));
   t.same(steps('case/assertion-after-property'), ['setup', 'failing']);
   t.same(steps('case/property'), ['setup', 'run-3'], 'setup, then the shrunk counterexample alone');
+});
+
+t.test('the assertion helpers record what they checked: kind, path into the checked answer, expected and received', async (t) => {
+  const base = { endpoint: 'GET /users/me', section: '2.3', writes: false, needs: ['admin'] } as const;
+  const me = (ctx: Parameters<Rule['run']>[0]) => ctx.as('admin').get('/users/me');
+  const cases: Array<[string, Rule['run'], Record<string, unknown>]> = [
+    ['status', async (ctx) => expect.expectStatus(await me(ctx), 404), { kind: 'status', expected: [404], received: 200 }],
+    ['error', async (ctx) => void expect.expectError(await me(ctx), { status: 400, code: 'BAD_REQUEST' }), { kind: 'error', expected: { status: 400, code: 'BAD_REQUEST' }, received: { status: 200, result: 'success' } }],
+    ['by the label', async (ctx) => expect.expectEqual((await me(ctx)).body?.role, 100, 'role of the user', await me(ctx)), { kind: 'equal', path: '.role', expected: 100, received: 200 }],
+    ['by identity', async (ctx) => {
+      const reply = await me(ctx);
+      expect.expectEqual(reply.body?.profile_data, {}, 'the profile', reply);
+    }, { kind: 'equal', path: '.profile_data', expected: {} }],
+    ['in the last answer', async (ctx) => expect.expectEqual((await me(ctx)).body?.delivery_email, 'x@example.org', 'delivery address'), { kind: 'equal', path: '.delivery_email', expected: 'x@example.org' }],
+    ['a boolean is not guessed', async (ctx) => expect.expectEqual((await me(ctx)).body?.is_bot, true, 'bot or not', undefined), { kind: 'equal', expected: true, received: false }],
+    ['a missing key', async (ctx) => {
+      const reply = await me(ctx);
+      expect.expectShape(reply.body, v.object({ nickname: v.string() }), 'body', reply);
+    }, { kind: 'shape', path: '.nickname', expected: 'present' }],
+    ['a wrong value', async (ctx) => {
+      const reply = await me(ctx);
+      expect.expectShape(reply.body?.profile_data, v.record(v.object({ value: v.int() })), 'profile_data', reply);
+    }, { kind: 'shape', path: '.profile_data["1"].value', expected: 'integer', received: '+1-234-567-8901' }],
+    ['a condition', async (ctx) => expect.check(false, 'computed', await me(ctx)), { kind: 'condition' }],
+  ];
+  const rules = cases.map(([name, run]) => ({ ...base, id: `check/${name.replace(/ /g, '-')}`, title: name, run }));
+  const { app, handler } = brokenApp();
+  const result = await runSuite({ handler, rules, numRuns: 1, seed: 1 });
+  app.close();
+  for (const [name, , expected] of cases) {
+    const check = result.results.find((rule) => rule.title === name)!.failure!.check!;
+    t.match(check, expected, name);
+    if (name.startsWith('a boolean')) t.notOk('path' in check || 'exchange' in check, 'a boolean compared without its reply is not placed');
+    else t.type(check.exchange, 'number', `${name}: the checked exchange is named`);
+  }
 });

@@ -15,7 +15,7 @@ details.endpoint{margin:.3em 0;border:1px solid #ddd;border-radius:4px;padding:.
 details.endpoint>summary{cursor:pointer;font-weight:600}details.endpoint>summary code{margin-right:.6em}
 .counts{font-weight:normal;color:#555;margin-left:.6em}
 mark.diff{background:#ffd54f;outline:2px solid #e65100}.status.diff{background:#ffd54f;outline:2px solid #e65100}
-.j-key{color:#6a1b9a}.j-string{color:#1b5e20}.j-number{color:#0d47a1}.j-boolean,.j-null{color:#b71c1c}
+.j-key{color:#6a1b9a}.j-elided{color:#777;font-style:italic}.j-string{color:#1b5e20}.j-number{color:#0d47a1}.j-boolean,.j-null{color:#b71c1c}
 .toolbar button{margin-right:.5em}body.failures-only tr.passed,body.failures-only tr.skipped,body.failures-only details.endpoint:not(.has-failures){display:none}
 h3{margin-top:1.2em}.summary{font-weight:bold}`;
 
