@@ -37,6 +37,11 @@ export interface FailureInfo {
    * transcript. Reproduction scripts and HAR files are made from these.
    */
   readonly reproduction: readonly Exchange[];
+  /**
+   * The exchanges that made the shared fixtures (`ctx.runShared`) this rule used but another rule
+   * made, oldest first: reproductions replay them before `reproduction`. Absent when there are none.
+   */
+  readonly sharedSetup?: readonly Exchange[];
   /** The same exchanges as curl commands, each followed by a `# -> answer` line. */
   readonly curl: readonly string[];
   /** The command that re-runs this rule (and, for a property, exactly its counterexample). */

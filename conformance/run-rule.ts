@@ -73,6 +73,7 @@ function failureInfo(error: unknown, scope: RuleScope, env: RunEnvironment, sett
     curl: exchanges.map(exchangeToText),
     ...(check ? { check } : {}),
     ...(scope.throwawayUsers.length > 0 ? { throwawayUsers: scope.throwawayUsers } : {}),
+    ...(scope.sharedSetup.length > 0 ? { sharedSetup: scope.sharedSetup } : {}),
   });
   if (error instanceof PropertyFailure) {
     if (error.exchanges.length > 0) exchanges = error.exchanges.slice(-SHOWN_EXCHANGES);

@@ -229,3 +229,59 @@ t.test('the assertion helpers record what they checked: kind, path into the chec
     else t.type(check.exchange, 'number', `${name}: the checked exchange is named`);
   }
 });
+
+/** A channel shared by the run: made by whichever rule asks first. */
+const sharedChannel = (ctx: Parameters<Rule['run']>[0]) =>
+  ctx.runShared('repro-channel', async () => {
+    const name = ctx.name('shared');
+    expect.expectSuccess(await ctx.as('admin').post('/users/me/subscriptions', { subscriptions: [{ name }] }));
+    const id = (await ctx.as('admin').get('/get_stream_id', { stream: name })).body?.stream_id as number;
+    return { id, name };
+  });
+const channelRules: Rule[] = ['a-makes', 'b-uses'].map((id) => ({
+  id: `repro/${id}`,
+  title: `${id} the shared channel`,
+  endpoint: 'GET /streams/{stream_id}',
+  section: '3.1',
+  writes: true,
+  needs: ['admin'],
+  run: async (ctx) => {
+    const channel = await sharedChannel(ctx);
+    if (id === 'a-makes') return;
+    const reply = await ctx.as('admin').get(`/streams/${channel.id}`);
+    expect.expectEqual((reply.body?.stream as { name?: unknown } | undefined)?.name, channel.name, 'stream.name', reply);
+  },
+}));
+const renamed: Mutation = async (request, next) => {
+  const response = await next(request);
+  return request.method === 'GET' && /^\/api\/v1\/streams\/\d+$/.test(request.path) ? mapJsonBody(response, (body) => void ((body.stream as Record<string, unknown>).name = 'renamed')) : response;
+};
+
+t.test('a rule using a fixture another rule made carries the exchanges that made it; its script replays them and follows the fresh channel ID', async (t) => {
+  const { app, handler } = brokenApp(renamed);
+  const result = await runSuite({ handler, rules: channelRules, numRuns: 1, seed: 5 });
+  app.close();
+  const failure = result.results.find((rule) => rule.id === 'repro/b-uses')!.failure!;
+  t.same(failure.sharedSetup?.map((exchange) => new URL(exchange.url).pathname), ['/api/v1/users/me/subscriptions', '/api/v1/get_stream_id']);
+  t.match(failure.check, { kind: 'equal', path: '.stream.name', received: 'renamed' });
+  const dir = mkdtempSync(join(tmpdir(), 'conformance-repro-'));
+  writeReproductions(dir, result, { redact: false });
+  const script = join(dir, 'repro/b-uses.mjs');
+  const har = JSON.parse(readFileSync(join(dir, 'repro/b-uses.har'), 'utf8')) as { log: { entries: HarEntry[] } };
+  t.same(har.log.entries.map((entry) => entry.comment !== undefined), [false, false, true], 'the failing exchange, after the shared setup, is marked');
+
+  const broken = await startHttp(renamed);
+  const correct = await startHttp();
+  t.teardown(async () => {
+    await broken.close();
+    await correct.close();
+  });
+  const first = await node(script, [broken.url]);
+  const second = await node(script, [broken.url]);
+  const ids = [first, second].map((run) => Number(/== 3\/3 GET \/api\/v1\/streams\/(\d+) /.exec(run.stdout)?.[1]));
+  t.not(ids[0], ids[1], 'the second run made another channel and followed its ID');
+  t.same([first.code, second.code], [0, 0], second.stdout);
+  t.match(second.stdout, /# reproduced: the same check failed again: \.stream\.name: expected "conf-[a-z0-9]{6}-shared-1", got "renamed"/);
+  const fixed = await node(script, [correct.url]);
+  t.equal(fixed.code, 1, fixed.stdout);
+});

@@ -73,7 +73,7 @@ export function failureSection(rule: RuleResult): string {
     `<pre class="failure-text">${htmlEscape(failureLines(rule, failure, { curl: false }).join('\n'))}</pre>`,
     `<p class="check" data-kind="${htmlEscape(check?.kind ?? 'none')}">Checked: ${htmlEscape(describeCheck(check, index, all.length))}</p>`,
     failing ? exchangeHtml(failing, check, position) : '',
-    `<details class="case"><summary>Reproduction: ${failure.reproduction.length} exchange(s) of the failing case, setup included (curl)</summary>`,
+    `<details class="case"><summary>Reproduction: ${failure.reproduction.length} exchange(s) of the failing case, setup included (curl)${failure.sharedSetup ? `, after ${failure.sharedSetup.length} that made fixtures the run shared (in the JSON report and --repro-dir)` : ''}</summary>`,
     `<pre class="reproduction">${htmlEscape(failure.reproduction.map(exchangeToText).join('\n\n'))}</pre></details>`,
     '</section>',
   ].join('\n');

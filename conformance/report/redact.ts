@@ -75,7 +75,7 @@ export class Redactor {
   learnFailure(failure: FailureInfo | undefined): this {
     if (!failure) return this;
     this.add((failure.throwawayUsers ?? []).map((user) => user.password));
-    return this.learn([...failure.exchanges, ...failure.reproduction]);
+    return this.learn([...failure.exchanges, ...(failure.sharedSetup ?? []), ...failure.reproduction]);
   }
 
   private add(values: readonly string[]): void {

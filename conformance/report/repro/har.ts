@@ -64,8 +64,8 @@ function entry(exchange: Exchange, fallbackStart: number, comment: string | unde
  * The HAR document (an object; `JSON.stringify` it). `comment` says which rule and failure;
  * `failing` marks the exchange the failing check looked at with a comment saying why.
  */
-export function harLog(exchanges: readonly Exchange[], creator: { name: string; version: string }, comment: string, failing?: { readonly seq: number; readonly comment: string }) {
+export function harLog(exchanges: readonly Exchange[], creator: { name: string; version: string }, comment: string, failing?: { readonly index: number; readonly comment: string }) {
   const start = Date.now();
-  const entries = exchanges.map((exchange) => entry(exchange, start, exchange.seq === failing?.seq ? failing.comment : undefined));
+  const entries = exchanges.map((exchange, i) => entry(exchange, start, i === failing?.index ? failing.comment : undefined));
   return { log: { version: '1.2', creator, comment, pages: [], entries } };
 }

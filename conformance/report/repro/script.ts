@@ -23,6 +23,10 @@ export interface ScriptOptions {
   readonly redactor?: Redactor;
   /** Extra comment lines for the header (how to start an equivalent target). */
   readonly notes?: readonly string[];
+  /** The position in `exchanges` of the answer the failing check looked at (-1: none). */
+  readonly checkedIndex: number;
+  /** How many of `exchanges` (first) made shared fixtures of the run. */
+  readonly sharedCount: number;
 }
 
 /** The email of Basic credentials, and their key. */
@@ -142,7 +146,7 @@ export function reproScript(rule: RuleResult, exchanges: readonly Exchange[], op
   const users = failure?.throwawayUsers ?? [];
   const planned = plan(exchanges, users, options.redactor === undefined);
   const check = failure?.check;
-  const index = check?.exchange === undefined ? -1 : exchanges.findIndex((exchange) => exchange.seq === check.exchange);
+  const index = options.checkedIndex;
   const data: ReproData = {
     rule: rule.id,
     baseUrl: options.baseUrl,
@@ -160,7 +164,7 @@ export function reproScript(rule: RuleResult, exchanges: readonly Exchange[], op
     '// The rule failed:',
     ...comment(text(failure?.message ?? '')).map((line) => line.replace(/^\/\/ /, '//   ')),
     ...comment(`Checked: ${text(describeCheck(check, index, exchanges.length))}`),
-    `// ${exchanges.length} request(s): the case's setup and the failing exchange. ${users.length > 0 ? `The ${users.length} throwaway user(s) it used are created again (and deactivated at the end). ` : ''}Names carry a fresh`,
+    `// ${exchanges.length} request(s): ${options.sharedCount > 0 ? `${options.sharedCount} that made fixtures the run shared, then ` : ''}the case's setup and the failing exchange. ${users.length > 0 ? `The ${users.length} throwaway user(s) it used are created again (and deactivated at the end). ` : ''}Names carry a fresh`,
     '// run tag; IDs the fresh answers give replace the recorded ones in later requests and in the expected value.',
     '// Exit status: 0 reproduced (the same check failed again), 1 not reproduced (it held), 2 could not run',
     '// (a credential not given, the setup refused, no answer), 3 cannot tell (the check cannot be re-run from an answer).',

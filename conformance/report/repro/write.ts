@@ -37,14 +37,17 @@ export function writeReproductions(dir: string, result: SuiteResult, options: Re
   for (const rule of result.results) {
     const failure = rule.failure;
     if (!failure) continue;
-    const exchanges = failure.reproduction;
+    const shared = failure.sharedSetup ?? [];
+    const exchanges = [...shared, ...failure.reproduction];
+    const checked = failure.check?.exchange === undefined ? -1 : failure.reproduction.findIndex((exchange) => exchange.seq === failure.check?.exchange);
+    const checkedIndex = checked < 0 ? -1 : shared.length + checked;
     const redactor = options.redact ? new Redactor(options.secrets).learnFailure(failure) : undefined;
     const base = join(dir, rule.id);
     mkdirSync(dirname(base), { recursive: true });
-    writeFileSync(`${base}.mjs`, reproScript(rule, exchanges, { baseUrl: result.target.baseUrl, runTag: result.runTag, notes, ...(redactor ? { redactor } : {}) }), { mode: 0o755 });
+    const scriptOptions = { baseUrl: result.target.baseUrl, runTag: result.runTag, notes, checkedIndex, sharedCount: shared.length, ...(redactor ? { redactor } : {}) };
+    writeFileSync(`${base}.mjs`, reproScript(rule, exchanges, scriptOptions), { mode: 0o755 });
     // The checked answer, else the last one (a timeout, an error in the rule) is the failing exchange.
-    const failingSeq = failure.check?.exchange ?? exchanges.at(-1)?.seq;
-    const marked = failingSeq === undefined ? undefined : { seq: failingSeq, comment: `failing exchange of ${rule.id}: ${failure.message}` };
+    const marked = { index: checkedIndex >= 0 ? checkedIndex : exchanges.length - 1, comment: `failing exchange of ${rule.id}: ${failure.message}` };
     const har = harLog(exchanges, creator, `chat-conformance rule ${rule.id}: ${failure.message.split('\n')[0] ?? ''}`, marked);
     writeFileSync(`${base}.har`, `${JSON.stringify(redactor ? redactor.value(har) : har, null, 2)}\n`);
     notices.push(`reproduction of ${rule.id} (${exchanges.length} exchanges): ${base}.mjs, ${base}.har`);
