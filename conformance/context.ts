@@ -143,7 +143,8 @@ export class RuleScope {
       async throwawayUser() {
         if (!(rule.needs ?? []).includes('throwaway-user')) throw new Error(`rule ${rule.id} must list 'throwaway-user' in needs`);
         const { identity, password } = await env.throwaway.take();
-        self.throwawayUsers.push({ email: identity.email, userId: identity.userId, fullName: identity.fullName, password, createdBy: env.pool.get('admin')?.email ?? '' });
+        const admin = env.pool.get('admin');
+        self.throwawayUsers.push({ email: identity.email, userId: identity.userId, fullName: identity.fullName, password, createdBy: admin?.email ?? '', createdByApiKey: admin?.apiKey ?? '' });
         return { identity, password, client: self.client(basicAuthorization(identity.email, identity.apiKey), signal) };
       },
       runShared<T>(key: string, create: () => Promise<T>): Promise<T> {

@@ -62,8 +62,9 @@ export interface ThrowawayUserRecord {
   readonly fullName: string;
   /** Its password (redacted in reports like every credential): a reproduction sends its own user's instead. */
   readonly password: string;
-  /** The administrator who created it. */
+  /** The administrator who created it, and its API key (redacted unless --show-credentials). */
   readonly createdBy: string;
+  readonly createdByApiKey: string;
 }
 
 export interface DeviationRecord {

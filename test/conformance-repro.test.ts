@@ -13,6 +13,7 @@ import t from 'tap';
 import { labelValues } from '../conformance/property.js';
 import { firstDifference } from '../conformance/expect/assert.js';
 import { foldRepeated } from '../conformance/report/fold.js';
+import { learnIds, substitute } from '../conformance/report/repro/runtime.js';
 import { writeReproductions } from '../conformance/report/repro/write.js';
 import fc from 'fast-check';
 import { expect, type Rule, runSuite, v } from '../conformance/index.js';
@@ -284,4 +285,18 @@ t.test('a rule using a fixture another rule made carries the exchanges that made
   t.match(second.stdout, /# reproduced: the same check failed again: \.stream\.name: expected "conf-[a-z0-9]{6}-shared-1", got "renamed"/);
   const fixed = await node(script, [correct.url]);
   t.equal(fixed.code, 1, fixed.stdout);
+});
+
+t.test('scripts rewrite IDs only where IDs stand, and learn them from lists by what the run named, never by position', async (t) => {
+  const ids = new Map<string, number | string>([['number:9', 4], ['number:136', 7]]);
+  const tag = ['conf-aaaaaa', 'conf-bbbbbb'] as const;
+  t.same(
+    ['9', '[9,136]', '{"operand":136}', '/api/v1/users/9', 'conf-aaaaaa-lk-136-(?P<id>[0-9]+)', '9.5', 'a9'].map((text) => substitute(text, tag, [], ids)),
+    ['4', '[4,7]', '{"operand":7}', '/api/v1/users/4', 'conf-bbbbbb-lk-136-(?P<id>[0-9]+)', '9.5', 'a9'],
+  );
+  const learnt = new Map<string, number | string>();
+  const recorded = { members: [{ user_id: 6, email: 'a@x' }, { user_id: 9, email: 'b@x' }, { user_id: 25, email: 'conf-aaaaaa-user1@x' }], stream_id: 30, ids: [41], queue_id: 'abc:1', last_event_id: 3 };
+  const fresh = { members: [{ user_id: 9, email: 'b@x' }, { user_id: 19, email: 'conf-bbbbbb-user1@x' }], stream_id: 31, ids: [42], queue_id: 'def:2', last_event_id: 5 };
+  learnIds(recorded, fresh, '', learnt, tag);
+  t.same(Object.fromEntries(learnt), { 'number:25': 19, 'number:30': 31, 'number:41': 42, 'string:abc:1': 'def:2' }, 'a user the run made, by its tagged email; nothing paired by position; counters left alone');
 });

@@ -71,10 +71,10 @@ export class Redactor {
     return this;
   }
 
-  /** Learns the secrets of a failure: its exchanges and the passwords of its throwaway users. */
+  /** Learns the secrets of a failure: its exchanges, the passwords of its throwaway users and their creator's key. */
   learnFailure(failure: FailureInfo | undefined): this {
     if (!failure) return this;
-    this.add((failure.throwawayUsers ?? []).map((user) => user.password));
+    this.add((failure.throwawayUsers ?? []).flatMap((user) => [user.password, user.createdByApiKey]));
     return this.learn([...failure.exchanges, ...(failure.sharedSetup ?? []), ...failure.reproduction]);
   }
 

@@ -92,23 +92,43 @@ export function valueAtPath(root: unknown, path: string): { found: boolean; valu
 }
 
 /**
- * Learns which IDs the fresh answer gave where the recorded one had others: same place, an `id`
- * or `*_id(s)` key (event and update counters left out: they are positions, not objects).
+ * Learns which IDs the fresh answer gave where the recorded one had others: an `id(s)` or
+ * `*_id(s)` value at the same place (event and update counters left out: they are positions, not
+ * objects). Lists are not matched by position, which differs between servers: list items are
+ * paired by a name, email or text that carries the run tag (what the run made), and lists of IDs
+ * by the IDs only one side has, when both sides have as many.
  */
-export function learnIds(recorded: unknown, fresh: unknown, key: string, ids: Map<string, number | string>): void {
+export function learnIds(recorded: unknown, fresh: unknown, key: string, ids: Map<string, number | string>, runTag: readonly [string, string]): void {
+  const idKey = /^(?:ids?|.*_ids?)$/.test(key) && !/^(?:last_event_id|presence_last_update_id|max_message_id|realm_id)$/.test(key);
+  const learn = (was: unknown, now: unknown) => {
+    if (was === now || typeof was !== typeof now) return;
+    if ((typeof was === 'number' && Number.isInteger(was) && was > 0) || (typeof was === 'string' && was.length >= 3)) ids.set(`${typeof was}:${String(was)}`, now as number | string);
+  };
   if (Array.isArray(recorded) && Array.isArray(fresh)) {
-    recorded.forEach((item, i) => learnIds(item, fresh[i], key, ids));
+    if (recorded.every((item) => item === null || typeof item !== 'object')) {
+      if (!idKey) return;
+      const wasOnly = recorded.filter((item) => !fresh.includes(item));
+      const nowOnly = fresh.filter((item) => !recorded.includes(item));
+      if (wasOnly.length === nowOnly.length) wasOnly.forEach((item, i) => learn(item, nowOnly[i]));
+      return;
+    }
+    const fields = ['name', 'delivery_email', 'email', 'full_name', 'subject', 'topic', 'content', 'description'];
+    for (const item of recorded) {
+      if (item === null || typeof item !== 'object') continue;
+      const was = item as Record<string, unknown>;
+      const field = fields.find((name) => typeof was[name] === 'string' && (was[name] as string).includes(runTag[0]));
+      if (field === undefined) continue;
+      const want = (was[field] as string).split(runTag[0]).join(runTag[1]);
+      const match = fresh.find((candidate) => candidate !== null && typeof candidate === 'object' && (candidate as Record<string, unknown>)[field] === want);
+      if (match !== undefined) learnIds(item, match, key, ids, runTag);
+    }
     return;
   }
   if (recorded !== null && typeof recorded === 'object' && fresh !== null && typeof fresh === 'object') {
-    for (const [name, value] of Object.entries(recorded)) learnIds(value, (fresh as Record<string, unknown>)[name], name, ids);
+    for (const [name, value] of Object.entries(recorded)) learnIds(value, (fresh as Record<string, unknown>)[name], name, ids, runTag);
     return;
   }
-  const idKey = /^(?:id|.*_ids?)$/.test(key) && !/^(?:last_event_id|presence_last_update_id|max_message_id|realm_id)$/.test(key);
-  if (!idKey || recorded === fresh || typeof recorded !== typeof fresh) return;
-  if ((typeof recorded === 'number' && Number.isInteger(recorded) && recorded > 0) || (typeof recorded === 'string' && recorded.length >= 3)) {
-    ids.set(`${typeof recorded}:${String(recorded)}`, fresh as number | string);
-  }
+  if (idKey) learn(recorded, fresh);
 }
 
 /** A recorded JSON value as the fresh run would have it: learnt IDs replaced, the run tag too. */
@@ -128,7 +148,8 @@ export function freshValue(value: unknown, ids: Map<string, number | string>, ru
 export function substitute(text: string, runTag: readonly [string, string], secrets: readonly string[], ids: Map<string, number | string>): string {
   const strings = [...ids].filter(([key]) => key.startsWith('string:')).map(([key, value]) => [key.slice(7), String(value)] as const);
   const literal = (piece: string) => {
-    let out = piece.replace(/(?<![\w.])\d+(?![\w.])/g, (digits) => String(ids.get(`number:${digits}`) ?? digits));
+    // A whole number as IDs stand: alone, in a path, a JSON list or object, a parameter (not `lk-136`, `[0-9]`).
+    let out = piece.replace(/(?<![^\s/[,:=])\d+(?![^\s/\],}&])/g, (digits) => String(ids.get(`number:${digits}`) ?? digits));
     for (const [from, to] of strings) out = out.split(from).join(to);
     return out;
   };
@@ -250,7 +271,7 @@ export async function reproduce(data: ReproData, io: ReproIo): Promise<number> {
       'ask' in source ? values[source.ask]! : 'throwawayPassword' in source ? created[source.throwawayPassword]!.password : created[source.throwawayKey]!.key,
     );
     const fill = (text: string) => substitute(text, [data.runTag, tag], secrets, ids);
-    let checked: { status: number; body: unknown } | undefined;
+    let checked: { status: number; body: unknown; recorded: number } | undefined;
     for (const [i, request] of data.requests.entries()) {
       const path = request.path.startsWith('/') ? `${base}${request.path.split('/').map((segment) => {
         const decoded = decodeURIComponent(segment);
@@ -267,13 +288,17 @@ export async function reproduce(data: ReproData, io: ReproIo): Promise<number> {
       const same = answer.status === request.recordedStatus ? '' : ` (recorded HTTP ${request.recordedStatus})`;
       say(`== ${i + 1}/${data.requests.length} ${request.method} ${path.startsWith(base) ? path.slice(base.length) : path} -> HTTP ${answer.status}${same}`);
       say(answer.text.length > 2000 ? `${answer.text.slice(0, 2000)}...` : answer.text);
-      learnIds(parseJson(request.recordedBody), json, '', ids);
-      if (data.check?.index === i) checked = { status: answer.status, body: json };
+      learnIds(parseJson(request.recordedBody), json, '', ids, [data.runTag, tag]);
+      if (data.check?.index === i) checked = { status: answer.status, body: json, recorded: request.recordedStatus };
     }
     const fresh = (value: unknown) => freshValue(value, ids, [data.runTag, tag]);
-    const verdict = checked
-      ? recheck(data.check, checked.status, checked.body, fresh)
-      : data.check
+    // A value check on an answer of another status than recorded: the case went another way.
+    const diverged = checked && checked.status !== checked.recorded && !['status', 'success', 'error'].includes(data.check?.kind ?? '');
+    const verdict = diverged
+      ? { reproduced: undefined, detail: `the checked request answered HTTP ${checked!.status}, recorded HTTP ${checked!.recorded}: the case went another way (see the answers above)` }
+      : checked
+        ? recheck(data.check, checked.status, checked.body, fresh)
+        : data.check
         ? { reproduced: undefined, detail: 'the checked answer is not among the recorded exchanges' }
         : recheck(undefined, 0, undefined, fresh);
     if (verdict.reproduced === undefined) {

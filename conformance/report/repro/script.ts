@@ -89,6 +89,7 @@ function plan(exchanges: readonly Exchange[], users: readonly ThrowawayUserRecor
   const credential = (email: string, recorded: string | undefined, role = ''): number => {
     const known = asked.findIndex((entry) => entry.email === email);
     if (known >= 0 && role !== '' && !asked[known]!.description.endsWith(role)) asked[known] = { ...asked[known]!, description: `${asked[known]!.description}${role}` };
+    if (known >= 0 && show && recorded !== undefined && asked[known]!.recorded === undefined) asked[known] = { ...asked[known]!, recorded };
     if (known >= 0) return known;
     asked.push({ variable: `AUTH_${asked.length + 1}`, description: `API key of ${email}${role}`, email, ...(recorded !== undefined && show ? { recorded } : {}) });
     return asked.length - 1;
@@ -106,7 +107,7 @@ function plan(exchanges: readonly Exchange[], users: readonly ThrowawayUserRecor
       auth.set(header, { ask: credential(basic?.email ?? 'the identity of the run', header) });
     }
   }
-  for (const user of users) credential(user.createdBy, undefined, ' (an administrator: creates the throwaway users)');
+  for (const user of users) credential(user.createdBy, `Basic ${Buffer.from(`${user.createdBy}:${user.createdByApiKey}`).toString('base64')}`, ' (an administrator: creates the throwaway users)');
   const sent = exchanges.map((exchange) => `${exchange.url}\n${JSON.stringify({ ...exchange.requestHeaders, authorization: '' })}\n${exchange.requestBody}`).join('\n');
   for (const value of exchanges.flatMap(secretsOf)) {
     // Only values the requests carry (a key in an answer is not sent again).
