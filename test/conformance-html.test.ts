@@ -5,16 +5,15 @@
  * with its failing exchange pretty-printed and the differing field highlighted, each skip with its
  * reason. A screenshot is taken.
  */
-import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import t from 'tap';
 import { expect, renderReport, type Rule, runSuite } from '../conformance/index.js';
 import { brokenApp } from './support/conformance.js';
+import { Browser, CHROMIUM, HeadlessPage } from './support/headless-chromium.js';
 
-const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => existsSync(path));
 const base = { endpoint: 'GET /server_settings', section: '9.2', writes: false } as const;
 const RULES: Rule[] = [
   { ...base, id: 'html/passes', title: 'passes', run: async (ctx) => void expect.expectSuccess(await ctx.anonymous.get('/server_settings')) },
@@ -35,13 +34,6 @@ const RULES: Rule[] = [
   { ...base, id: 'html/future', title: 'future', endpoint: 'GET /users/me', levels: { min: 5000 }, run: async () => undefined },
 ];
 
-function chromium(args: readonly string[], profile: string): Promise<string> {
-  const common = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', `--user-data-dir=${profile}`];
-  return new Promise((resolve, reject) => {
-    execFile(CHROMIUM!, [...common, ...args], { timeout: 60_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout) => (error ? reject(error) : resolve(stdout)));
-  });
-}
-
 t.test('the HTML report renders in headless Chromium as bars, collapsible endpoints with the table, and failures with the differing field highlighted', async (t) => {
   const { app, handler } = brokenApp();
   const result = await runSuite({ handler, rules: RULES, numRuns: 1, seed: 3 });
@@ -59,36 +51,46 @@ t.test('the HTML report renders in headless Chromium as bars, collapsible endpoi
   const dir = mkdtempSync(join(tmpdir(), 'conformance-html-'));
   const file = join(dir, 'report.html');
   writeFileSync(file, html);
-  const dom = await chromium(['--dump-dom', pathToFileURL(file).href], join(dir, 'profile'));
-  t.match(dom, /<body data-script="ran">/, 'the inline script ran under the page\'s Content-Security-Policy');
-  t.match(dom, /<p class="summary" id="summary" data-passed="2" data-failed="1" data-skipped="1"><span class="bar total" role="img" aria-label="2 passed, 1 failed, 1 skipped"/);
+  const browser = await Browser.launch(join(dir, 'profile'));
+  t.teardown(() => browser.close());
+  const page = await HeadlessPage.open(browser, 1200, 900);
+  await page.goto(pathToFileURL(file).href);
+  t.equal(await page.evaluate(`document.body.dataset.script`), 'ran', 'the inline script ran under the page\'s Content-Security-Policy');
+  t.same(page.events.requests.filter((url) => !url.startsWith('file:')), [], 'the page requested nothing');
+  t.same(page.events.messages.filter((message) => /Content.Security.Policy|Refused/i.test(message)), [], 'nothing was refused by the policy');
+  t.same(await page.evaluate(`[...document.querySelectorAll('#summary .bar span')].map((s) => s.className + ' ' + s.dataset.count)`), ['passed 2', 'failed 1', 'skipped 1'], 'the run as a bar');
 
-  const endpoints = dom.split('<details class="endpoint').slice(1).map((chunk) => ({
-    name: /data-endpoint="([^"]+)"/.exec(chunk)?.[1],
-    open: /^[^>]*\bopen=""/.test(chunk),
-    bar: [...(/<span class="bar"[^>]*>(.*?)<\/span><span class="counts">/.exec(chunk)?.[1] ?? '').matchAll(/<span class="(\w+)" data-count="(\d+)" style="width:([\d.]+)%"><\/span>/g)].map((m) => `${m[1]} ${m[2]} ${m[3]}%`),
-    rows: [...chunk.matchAll(/<tr class="(\w+)" data-rule="([^"]+)" data-outcome="\w+"><td[^>]*>[^<]*<\/td><td>[^<]*<\/td><td>([^<]*)<\/td>/g)].map((m) => [m[2], m[1], m[3]]),
-  }));
+  const endpoints = await page.evaluate<unknown[]>(`[...document.querySelectorAll('details.endpoint')].map((d) => ({
+    name: d.dataset.endpoint,
+    open: d.open,
+    tableShown: d.querySelector('table.matrix').checkVisibility(),
+    bar: [...d.querySelectorAll('summary .bar span')].map((s) => s.className + ' ' + Math.round(s.getBoundingClientRect().width / d.querySelector('summary .bar').clientWidth * 100) + '%'),
+    rows: [...d.querySelectorAll('table.matrix tbody tr')].map((r) => [r.dataset.rule, r.dataset.outcome, r.cells[2].textContent]),
+  }))`);
   t.same(endpoints, [
-    { name: 'GET /server_settings', open: false, bar: ['passed 2 100.00%'], rows: [['html/passes', 'passed', 'all'], ['html/passes-too', 'passed', 'all']] },
-    { name: 'GET /users/me', open: true, bar: ['failed 1 50.00%', 'skipped 1 50.00%'], rows: [['html/fails', 'failed', '≥ 1'], ['html/future', 'skipped', '≥ 5000']] },
-  ], 'per endpoint: a bar, the table rows; the passing endpoint collapsed, the failing one open');
+    { name: 'GET /server_settings', open: false, tableShown: false, bar: ['passed 100%'], rows: [['html/passes', 'passed', 'all'], ['html/passes-too', 'passed', 'all']] },
+    { name: 'GET /users/me', open: true, tableShown: true, bar: ['failed 50%', 'skipped 50%'], rows: [['html/fails', 'failed', '≥ 1'], ['html/future', 'skipped', '≥ 5000']] },
+  ], 'per endpoint: a bar drawn in proportion and the table rows; the passing endpoint collapsed, the failing one open');
 
-  const failure = /<section class="failure" id="rule-html-fails" data-rule="html\/fails">([\s\S]*?)<\/section>/.exec(dom)?.[1] ?? '';
-  t.match(failure, /full_name: expected "&lt;\/pre&gt;&lt;script&gt;alert\(1\)&lt;\/script&gt;"/, 'the failure text is there, as text');
-  t.match(failure, /<p class="check" data-kind="equal">Checked: equal at \.full_name: expected .*, received ".*", in the answer to request 2\/2<\/p>/);
-  t.match(failure, /<pre class="request">GET http:\/\/localhost:9991\/api\/v1\/users\/me<\/pre>/);
-  t.match(failure, /<pre class="response"><span class="status">HTTP 200<\/span>\n\{\n  <span class="j-key">"result"<\/span>: <span class="j-string">"success"<\/span>,/, 'the answer pretty-printed');
-  const marked = [...failure.matchAll(/<span class="j-key">"(\w+)"<\/span>: <mark class="diff">/g)].map((m) => m[1]);
-  t.same(marked, ['full_name'], 'exactly the differing field is highlighted');
-  t.match(failure, /2 exchange\(s\) of the failing case, setup included[\s\S]*curl -sS -i 'http:\/\/localhost:9991\/api\/v1\/server_settings\?setup=first'[\s\S]*curl -sS -i[^\n]*'http:\/\/localhost:9991\/api\/v1\/users\/me'/);
-  t.match(dom, /<li data-rule="html\/future"><code>html\/future<\/code>: needs feature level &gt;= 5000 \(target: 415\)<\/li>/);
-  t.notMatch(dom, /<script>alert/, 'nothing from the target became a script element');
+  const failure = 'document.querySelector(\'section.failure[data-rule="html/fails"]\')';
+  t.match(await page.evaluate(`${failure}.querySelector('.failure-text').textContent`), 'full_name: expected "</pre><script>alert(1)</script>", got "Iago"', 'the failure text, as text');
+  t.match(await page.evaluate(`${failure}.querySelector('.check').textContent`), /^Checked: equal at \.full_name: expected .*, received "Iago", in the answer to request 2\/2$/);
+  t.equal(await page.evaluate(`${failure}.querySelector('.request').textContent`), 'GET http://localhost:9991/api/v1/users/me');
+  t.match(await page.evaluate(`${failure}.querySelector('.response').textContent`), /^HTTP 200\n\{\n  "result": "success",\n  "msg": "",\n/, 'the answer pretty-printed');
+  const marked = await page.evaluate(`[...${failure}.querySelectorAll('mark.diff')].map((m) => [m.previousElementSibling.textContent, m.textContent, getComputedStyle(m).backgroundColor])`);
+  t.same(marked, [['"full_name"', '"Iago"', 'rgb(255, 213, 79)']], 'exactly the differing field is highlighted');
+  t.match(await page.evaluate(`${failure}.querySelector('.reproduction').textContent`), /curl -sS -i 'http:\/\/localhost:9991\/api\/v1\/server_settings\?setup=first'[\s\S]*curl -sS -i[^\n]*'http:\/\/localhost:9991\/api\/v1\/users\/me'/);
+  t.equal(await page.evaluate(`document.querySelector('#skips li[data-rule="html/future"]').textContent`), 'html/future: needs feature level >= 5000 (target: 415)');
+  t.equal(await page.evaluate(`document.querySelectorAll('script').length`), 1, 'nothing from the target became a script element');
 
-  const png = join(dir, 'report.png');
-  await chromium([`--screenshot=${png}`, '--window-size=1200,1400', '--hide-scrollbars', pathToFileURL(file).href], join(dir, 'profile'));
-  const image = readFileSync(png);
-  t.ok(image.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])), 'the screenshot is a PNG');
-  t.ok(image.length > 5000, `the screenshot has content (${image.length} bytes)`);
-  if (process.env.HTML_REPORT_SCREENSHOT) writeFileSync(process.env.HTML_REPORT_SCREENSHOT, image);
+  await page.evaluate(`document.querySelector('details.endpoint:not([open]) > summary').click()`);
+  t.equal(await page.evaluate(`document.querySelector('details[data-endpoint="GET /server_settings"]').open`), true, 'a click expands a collapsed endpoint');
+  await page.evaluate(`document.querySelector('button[data-action="failures"]').click()`);
+  t.same(await page.evaluate(`[...document.querySelectorAll('tr[data-rule]')].filter((r) => r.checkVisibility()).map((r) => r.dataset.rule)`), ['html/fails'], '"Failures only" leaves the failing row');
+  await page.evaluate(`document.querySelector('button[data-action="failures"]').click()`);
+
+  const png = await page.screenshot();
+  t.ok(png.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])), 'the screenshot is a PNG');
+  t.ok(png.length > 5000, `the screenshot has content (${png.length} bytes)`);
+  if (process.env.HTML_REPORT_SCREENSHOT) writeFileSync(process.env.HTML_REPORT_SCREENSHOT, png);
 });
