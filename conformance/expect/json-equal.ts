@@ -2,7 +2,7 @@
 
 export type JsonObject = Readonly<Record<string, unknown>>;
 
-/** Structural equality of JSON-like values (object key order ignored). */
+/** Structural equality of JSON-like values (object key order ignored). Copied into reproduction scripts: self-contained. */
 export function jsonEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => jsonEqual(x, b[i]));

@@ -61,7 +61,7 @@ export function pathStep(key: string | number): string {
   return IDENTIFIER.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;
 }
 
-/** The steps of a path written by `pathStep` (undefined when it is not one). */
+/** The steps of a path written by `pathStep` (undefined when it is not one). Copied into reproduction scripts: self-contained. */
 export function parsePath(path: string): Array<string | number> | undefined {
   const steps: Array<string | number> = [];
   const step = /\.([A-Za-z_$][\w$]*)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]/y;
@@ -76,7 +76,7 @@ export function parsePath(path: string): Array<string | number> | undefined {
   return steps;
 }
 
-/** The value at `path` in `root`, and whether every step existed. */
+/** The value at `path` in `root`, and whether every step existed. Copied into reproduction scripts with `parsePath`. */
 export function valueAt(root: unknown, path: string): { found: boolean; value: unknown } {
   const steps = parsePath(path);
   if (!steps) return { found: false, value: undefined };

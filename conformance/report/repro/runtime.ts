@@ -1,15 +1,16 @@
 /**
  * The program of a reproduction script (`--repro-dir`). These functions are copied into every
  * script as their source text (`Function.prototype.toString`, see script.ts), so each one uses
- * only its parameters, the other functions listed in `RUNTIME` and Node's globals: no imports,
- * no module-level values. A script needs Node 20 and nothing else.
+ * only its parameters, the other functions listed in `RUNTIME` (some imported from expect/, kept
+ * self-contained for this) and Node's globals: no module-level values. A script needs Node 20 and nothing else.
  *
  * Exit statuses: 0 reproduced (the recorded check failed again), 1 not reproduced (it held),
  * 2 could not run (a credential not given, the setup refused, the target unreachable), 3 cannot
  * tell (the failure has no check that can be re-run from an answer: a condition the rule computed,
  * a timeout, an error in the rule).
  */
-import type { RecordedCheck } from '../../expect/recorded-check.js';
+import { jsonEqual } from '../../expect/json-equal.js';
+import { parsePath, type RecordedCheck, valueAt } from '../../expect/recorded-check.js';
 
 /** A value a script asks for (environment variable, else a prompt on a terminal). */
 export interface AskedValue {
@@ -63,32 +64,6 @@ export interface ReproIo {
   readonly stdin: { readonly isTTY?: boolean };
   readonly stdout: { write(text: string): unknown };
   readonly stderr: { write(text: string): unknown };
-}
-
-/** Structural JSON equality (object key order ignored). */
-export function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => sameJson(x, b[i]));
-  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object' || Array.isArray(b)) return false;
-  const ka = Object.keys(a);
-  return ka.length === Object.keys(b).length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
-}
-
-/** The value at a recorded path (`.a[2]["odd key"]`): `found` false when a step is missing. */
-export function valueAtPath(root: unknown, path: string): { found: boolean; value: unknown } {
-  const step = /\.([A-Za-z_$][\w$]*)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]/y;
-  let value = root;
-  let at = 0;
-  while (at < path.length) {
-    step.lastIndex = at;
-    const match = step.exec(path);
-    if (!match) return { found: false, value: undefined };
-    const key = match[1] ?? (match[2] !== undefined ? Number(match[2]) : (JSON.parse(match[3]!) as string));
-    if (value === null || typeof value !== 'object' || !Object.prototype.hasOwnProperty.call(value, key)) return { found: false, value: undefined };
-    value = (value as Record<string, unknown>)[key];
-    at = step.lastIndex;
-  }
-  return { found: true, value };
 }
 
 /**
@@ -184,18 +159,18 @@ export function recheck(check: ReproData['check'], status: number, body: unknown
   if (check.kind === 'condition' || check.path === undefined) {
     return { reproduced: undefined, detail: 'the failing check is a condition the rule computed, not a value found in an answer: compare the answer printed above with the recorded one' };
   }
-  const at = valueAtPath(body, check.path);
+  const at = valueAt(body, check.path);
   const where = check.path === '' ? 'the body' : check.path;
   if (check.kind === 'absent') return { reproduced: at.found, detail: `${where}: expected to be absent, got ${show(at.value)}` };
   if (check.kind === 'equal') {
     const expected = fresh(check.expected);
-    return { reproduced: !(at.found === (check.expected !== undefined) && sameJson(at.value, expected)), detail: `${where}: expected ${show(expected)}, got ${show(at.value)}` };
+    return { reproduced: !(at.found === (check.expected !== undefined) && jsonEqual(at.value, expected)), detail: `${where}: expected ${show(expected)}, got ${show(at.value)}` };
   }
   // A shape: the same key still missing or present, or the same wrong value still there.
   if (check.expected === 'present') return { reproduced: !at.found, detail: `${where}: expected to be present, ${at.found ? 'present' : 'still missing'}` };
   if (check.expected === 'absent') return { reproduced: at.found, detail: `${where}: expected to be absent, ${at.found ? 'still present' : 'absent'}` };
   const wrong = fresh(check.received);
-  return { reproduced: at.found === (check.received !== undefined) && sameJson(at.value, wrong), detail: `${where}: expected ${String(check.expected)}, recorded ${show(wrong)}, got ${show(at.value)}` };
+  return { reproduced: at.found === (check.received !== undefined) && jsonEqual(at.value, wrong), detail: `${where}: expected ${String(check.expected)}, recorded ${show(wrong)}, got ${show(at.value)}` };
 }
 
 /** Asks for a value: its environment variable, the recorded one, else a prompt on a terminal. */
@@ -321,4 +296,4 @@ export async function reproduce(data: ReproData, io: ReproIo): Promise<number> {
 }
 
 /** The functions a script carries, in the order they are written into it. */
-export const RUNTIME = [sameJson, valueAtPath, learnIds, freshValue, substitute, recheck, askFor, send, parseJson, reproduce] as const;
+export const RUNTIME = [jsonEqual, parsePath, valueAt, learnIds, freshValue, substitute, recheck, askFor, send, parseJson, reproduce] as const;
