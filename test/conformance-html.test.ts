@@ -3,7 +3,7 @@
  * its hash) that headless Chromium renders as a picture: the run's bar and one per endpoint, the
  * endpoint x rule x feature-level table in collapsible endpoints (failing ones open), each failure
  * with its failing exchange pretty-printed and the differing field highlighted, each skip with its
- * reason. A screenshot is taken.
+ * reason. A screenshot is taken (set HTML_REPORT_SCREENSHOT=FILE to keep it).
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
