@@ -169,6 +169,7 @@ export async function runRules(target: Target, options: RunOptions = {}): Promis
     ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
     nextNameNumber: () => ++names,
     shared: new Map(),
+    sharedSetup: new Map(),
   };
   const summary: TargetSummary = {
     kind: info.kind,

@@ -6,7 +6,8 @@ Examples:
   chat-conformance --base-url http://localhost:9991       a development server (credentials bootstrapped)
   chat-conformance --base-url https://chat.example.com --config-file ~/.zuliprc --read-only
   chat-conformance --reporter spec --reporter junit=report.xml --reporter html=report.html
-  chat-conformance --only 'users/*' --repro-dir repro     failing rules as repro/<rule>.sh and .har
+  chat-conformance --only 'users/*' --repro-dir repro     failing rules as repro/<rule>.mjs and .har
+  chat-conformance --reporter json=last.json && chat-conformance --last-failed last.json
   chat-conformance --list --json                          the rules, machine-readable
   chat-conformance --base-url https://chat.example.com --config-file owner.zuliprc --config-file member.zuliprc \\
     --allow-realm-writes --allow-user-creation --throwaway-email-domain example.org --fail-on-skip

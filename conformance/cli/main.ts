@@ -13,6 +13,7 @@ import { allRules } from '../rules/registry.js';
 import { selectRules } from '../selection.js';
 import { discover } from '../targets/discovery.js';
 import type { CliIo } from './io.js';
+import { lastFailed } from './last-failed.js';
 import { listRules, listRulesJson } from './list.js';
 import { type CliOptions, parseCli } from './options.js';
 import { runCli } from './run.js';
@@ -46,7 +47,11 @@ export async function main(io: CliIo): Promise<number> {
   try {
     const options = parseCli(io.argv, { out: (text) => io.stdout.write(text), err: (text) => io.stderr.write(text) }, io.version);
     if (options === null) return 0;
-    return options.list ? await list(options, io) : await runCli(options, io);
+    if (options.list) return await list(options, io);
+    if (options.lastFailed === undefined) return await runCli(options, io);
+    const chosen = lastFailed(options.lastFailed, allRules());
+    io.stderr.write(`chat-conformance: ${chosen.notice}\n`);
+    return chosen.ids.length === 0 ? 0 : await runCli({ ...options, only: chosen.ids }, io);
   } catch (error) {
     // A target that stops answering outside a rule (discovery, credentials, cleanups) is unusable.
     if (error instanceof UsageError || error instanceof TargetError || error instanceof TransportError) {

@@ -19,6 +19,8 @@ export interface CliOptions {
   readonly bootstrap: boolean;
   readonly only: readonly string[];
   readonly skip: readonly string[];
+  /** `--last-failed FILE`: an earlier JSON report whose failed rules are re-run. */
+  readonly lastFailed?: string;
   readonly seed?: number;
   readonly numRuns?: number;
   readonly replay?: string;
@@ -65,12 +67,13 @@ export function buildProgram(version = '0.0.0'): Command {
     .option('--no-bootstrap', 'do not fetch development credentials through dev_list_users/dev_fetch_api_key')
     .option('--only <glob>', 'run only rules whose id matches (repeatable, comma-separated; * and ?)', collect)
     .option('--skip <glob>', 'skip rules whose id matches (repeatable, comma-separated)', collect)
+    .option('--last-failed <file>', 're-run exactly the rules that failed in an earlier JSON report (--reporter json=FILE)')
     .option('--seed <n>', 'seed of every property (default: random, printed)', integer(-(2 ** 31), 2 ** 31 - 1))
     .option('--num-runs <n>', `runs per property (default ${DEFAULT_NUM_RUNS})`, integer(1, 100_000))
     .option('--replay <seed:path>', 're-run exactly one counterexample (printed by a failure report; use with --only)')
     .option('--reporter <name[=file]>', `report format (${REPORT_FORMATS.join(', ')}), to stdout or to a file; repeatable (default: spec on a terminal, tap otherwise)`, collect)
     .option('--output <file>', 'write the one reporter given without a file to this file (progress still goes to stderr)')
-    .option('--repro-dir <dir>', 'write each failing rule\'s exchanges as <rule>.sh (curl) and <rule>.har')
+    .option('--repro-dir <dir>', 'write each failing rule\'s case as <rule>.mjs (a Node script that re-checks the failure) and <rule>.har')
     .option('--show-credentials', 'show API keys, passwords and Authorization headers in reports (redacted by default)')
     .option('--shard <i/n>', 'run the i-th of n deterministic parts of the selected rules')
     .option('--timeout <ms>', `time limit per rule (default ${DEFAULT_TIMEOUT_MS})`, integer(1))
@@ -110,6 +113,7 @@ export function parseCli(argv: readonly string[], write: { out: (text: string) =
   const apiKeys = strings('apiKey');
   if (emails.length !== apiKeys.length) throw new UsageError('--email and --api-key come in pairs');
   if (typeof raw.replay === 'string') parseReplay(raw.replay);
+  if (raw.lastFailed !== undefined && raw.only !== undefined) throw new UsageError('--last-failed chooses the rules itself: leave out --only');
   if (raw.serverFeatureLevel !== undefined && raw.baseUrl !== undefined) throw new UsageError('--server-feature-level applies to the embedded server only (no --base-url)');
   const reporters = strings('reporter').map(parseReportChoice);
   if (raw.json === true && raw.list !== true) throw new UsageError('--json goes with --list');
@@ -125,6 +129,7 @@ export function parseCli(argv: readonly string[], write: { out: (text: string) =
     bootstrap: raw.bootstrap !== false,
     only: strings('only'),
     skip: strings('skip'),
+    ...optional('lastFailed', raw.lastFailed as string | undefined),
     ...optional('seed', raw.seed as number | undefined),
     ...optional('numRuns', raw.numRuns as number | undefined),
     ...optional('replay', raw.replay as string | undefined),

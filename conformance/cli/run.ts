@@ -49,7 +49,7 @@ export async function runCli(options: CliOptions, io: CliIo): Promise<number> {
 async function runWithOutputs(options: CliOptions, io: CliIo, outputs: readonly ReportOutput[]): Promise<number> {
   const secrets = knownSecrets(options, io);
   const redactRule = (result: RuleResult): RuleResult =>
-    options.showCredentials ? result : new Redactor(secrets).learn(result.failure ? [...result.failure.exchanges, ...result.failure.reproduction] : []).value(result);
+    options.showCredentials ? result : new Redactor(secrets).learnFailure(result.failure).value(result);
   const streams = outputs.filter((output) => output.format === 'tap').map((output) => ({ output, stream: tapStream((text) => output.write(text), redactRule) }));
   const listeners: RunListener[] = streams.map(({ stream }) => stream);
   if (outputs.some((output) => output.format === 'spec')) listeners.push(progressListener(io.stderr));
