@@ -101,6 +101,7 @@ function emptySelectionMessage(selection: Selection): string {
   const filters = [
     ...(selection.only ?? []).map((glob) => `--only ${glob}`),
     ...(selection.skip ?? []).map((glob) => `--skip ${glob}`),
+    ...(selection.endpoints ?? []).map((pattern) => `--endpoint '${pattern}'`),
     ...(selection.readOnly ? ['--read-only'] : []),
     ...(selection.shard ? [`--shard ${selection.shard.index}/${selection.shard.total}`] : []),
   ];
