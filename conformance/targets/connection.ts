@@ -59,7 +59,8 @@ export function redactedUrl(text: string): string {
 
 function proxySettings(options: ConnectionOptions): { httpProxy: string; httpsProxy: string; noProxy: string } | undefined {
   const env = options.env ?? {};
-  const read = (name: string) => env[name.toLowerCase()] ?? env[name] ?? '';
+  // As curl: the lower-case name first; an empty value counts as unset.
+  const read = (name: string) => env[name.toLowerCase()] || env[name] || '';
   const httpProxy = options.proxy ?? read('HTTP_PROXY');
   const httpsProxy = options.proxy ?? (read('HTTPS_PROXY') || httpProxy);
   if (httpProxy === '' && httpsProxy === '') return undefined;
