@@ -13,6 +13,7 @@ import { selectRules } from '../selection.js';
 import { discover } from '../targets/discovery.js';
 import type { CliIo } from './io.js';
 import { listRules, listRulesJson } from './list.js';
+import { mergeReportsCommand } from './merge-reports.js';
 import { type CliOptions, cliSelection, parseCli } from './options.js';
 import { openTarget } from './target.js';
 import { runCli } from './run.js';
@@ -41,6 +42,7 @@ async function list(options: CliOptions, io: CliIo): Promise<number> {
 /** Runs the program; resolves to the exit status. */
 export async function main(io: CliIo): Promise<number> {
   try {
+    if (io.argv[0] === 'merge-reports') return await mergeReportsCommand(io.argv.slice(1), io);
     const options = parseCli(io.argv, { out: (text) => io.stdout.write(text), err: (text) => io.stderr.write(text) }, io.version, io.cwd);
     if (options === null) return 0;
     return options.list ? await list(options, io) : await runCli(options, io);

@@ -161,6 +161,9 @@ function typedOptions(program: Command, configFile: string | undefined): CliOpti
     if (raw[flag] !== undefined && raw.baseUrl === undefined) throw new UsageError(`--${flag === 'caFile' ? 'ca-file' : flag} applies to a target reached over the network (--base-url)`);
   }
   parseHeaders(strings('header'));
+  if (raw.shard !== undefined && raw.seed === undefined && raw.replay === undefined) {
+    throw new UsageError('--shard needs --seed N: the shards of one run share a seed so that their reports merge (in CI, e.g. --seed $GITHUB_RUN_NUMBER)');
+  }
   const reporters = strings('reporter').map(parseReportChoice);
   if (raw.json === true && raw.list !== true) throw new UsageError('--json goes with --list');
   if (raw.allowUserCreation === true && raw.baseUrl !== undefined && raw.throwawayEmailDomain === undefined) {
