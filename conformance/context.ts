@@ -35,6 +35,8 @@ export interface RunEnvironment {
   nextNameNumber(): number;
   /** Fixtures shared by the rules of the run (`ctx.runShared`), by key. */
   readonly shared: Map<string, Promise<unknown>>;
+  /** Told of every rate-limit wait of any client of the run (progress shows them). */
+  readonly onRateLimited?: (waitMs: number, url: string) => void;
 }
 
 function newClient(
@@ -52,7 +54,14 @@ function newClient(
     ...(env.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: env.requestTimeoutMs }),
     ...(authorization === undefined ? {} : { authorization }),
     ...(env.rateLimit ? { rateLimit: env.rateLimit } : {}),
-    ...(onRateLimited ? { onRateLimited } : {}),
+    ...(onRateLimited || env.onRateLimited
+      ? {
+          onRateLimited: (waitMs: number, url: string) => {
+            onRateLimited?.(waitMs, url);
+            env.onRateLimited?.(waitMs, url);
+          },
+        }
+      : {}),
   });
 }
 

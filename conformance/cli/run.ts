@@ -53,7 +53,10 @@ async function runWithOutputs(options: CliOptions, io: CliIo, outputs: readonly 
     options.showCredentials ? result : new Redactor(secrets).learn(result.failure ? [...result.failure.exchanges, ...result.failure.reproduction] : []).value(result);
   const streams = outputs.filter((output) => output.format === 'tap').map((output) => ({ output, stream: tapStream((text) => output.write(text), redactRule) }));
   const listeners: RunListener[] = streams.map(({ stream }) => stream);
-  if (outputs.some((output) => output.format === 'spec')) listeners.push(progressListener(io.stderr));
+  // TAP on stdout is its own progress in a log; elsewhere (and on a terminal always) people get a progress line on stderr.
+  const tapOnStdout = outputs.some((output) => output.format === 'tap' && output.path === undefined);
+  const progress = io.stderr.isTTY || !tapOnStdout ? progressListener(io.stderr) : undefined;
+  if (progress) listeners.push(progress);
 
   // SIGINT/SIGTERM stop the run: the running rule is aborted, its and the run's cleanups run, the partial report is written.
   const interrupt = new AbortController();
@@ -107,6 +110,7 @@ async function runWithOutputs(options: CliOptions, io: CliIo, outputs: readonly 
     return exitStatus(result);
   } finally {
     stopListening?.();
+    progress?.stop();
     await close();
   }
 }

@@ -5,6 +5,7 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { type CliIo, main } from '../../conformance/cli/main.js';
+import type { CreateAppOptions } from '../../server/index.js';
 import { brokenApp, type Mutation } from './conformance.js';
 
 export interface CliRun {
@@ -21,6 +22,8 @@ export interface CliRunOptions {
   readonly isTTY?: boolean;
   /** Called with each stdout write, in order. */
   readonly onStdout?: (text: string) => void;
+  /** Further options of the embedded server (a tight API rate limit, ...). */
+  readonly app?: CreateAppOptions;
   /** The working directory the program sees (a default config file is looked up there). */
   readonly cwd?: string;
 }
@@ -44,7 +47,7 @@ export async function runCliInProcess(argv: readonly string[], options: CliRunOp
     stderr: { isTTY: false, write: (text: string) => void (stderr += text) },
     embedded(featureLevel) {
       serversStarted++;
-      const { app, handler } = brokenApp(options.mutate, featureLevel);
+      const { app, handler } = brokenApp(options.mutate, featureLevel, options.app);
       return { handler, close: () => app.close() };
     },
   };
