@@ -44,7 +44,7 @@ t.test('several reporters write in one run: spec on stdout, junit, tap and json 
   t.same((JSON.parse(readFileSync(files.json, 'utf8')) as SuiteResult).counts, { total: 6, passed: 6, failed: 0, skipped: 0 });
   // Without a terminal, spec progress still reports each endpoint as it completes.
   t.match(run.stderr, /^chat-conformance: 6 rules over 1 endpoints against http:\/\/localhost:9991/);
-  t.match(run.stderr, /\[6\/6\] GET \/server_settings: 6 passed, 0 failed, 0 skipped \(1\/1 endpoints\)/);
+  t.match(run.stderr, /\[6\/6\] GET \/server_settings: 6 passed, 0 failed, 0 skipped \(1\/1 endpoints; \d+:\d\d elapsed, ~\d+:\d\d left, 0 failed so far\)/);
 });
 
 t.test('reporter destinations are refused before the run when they clash or cannot be written', async (t) => {

@@ -3,7 +3,7 @@
  * the endpoint, and the envelope. Adapters (server/http/listen.ts, in-process dispatchers) call
  * `handle` and nothing else.
  */
-import { answerFetch } from './fetch.js';
+import { answerFetch } from '../http/fetch.js';
 import { ApiError, rateLimited } from '../../lib/errors.js';
 import { FEATURES } from '../../lib/features.js';
 import { RateLimiter, type RateLimitRule } from '../../lib/state/rate-limit.js';

@@ -47,18 +47,23 @@ function listening(server: Server, sockets: Set<Socket>): Promise<{ port: number
   );
 }
 
+/** Two piped sockets: when either ends or fails, both close. */
+function endTogether(a: Socket, b: Socket): void {
+  const end = () => {
+    a.destroy();
+    b.destroy();
+  };
+  a.on('error', end).on('close', end);
+  b.on('error', end).on('close', end);
+}
+
 /** HTTPS on a port of its own, forwarded as plain bytes to `targetPort`. */
 export async function tlsFront(key: string, cert: string, targetPort: number): Promise<{ url: string; close: () => Promise<void> }> {
   const sockets = new Set<Socket>();
   const server = createTlsServer({ key, cert }, (socket) => {
     const upstream = connect(targetPort, '127.0.0.1');
     socket.pipe(upstream).pipe(socket);
-    const end = () => {
-      socket.destroy();
-      upstream.destroy();
-    };
-    socket.on('error', end).on('close', end);
-    upstream.on('error', end).on('close', end);
+    endTogether(socket, upstream);
   });
   const { port, close } = await listening(server, sockets);
   return { url: `https://127.0.0.1:${port}`, close };
@@ -79,12 +84,7 @@ export async function connectProxy(): Promise<{ url: string; tunnels: string[]; 
       upstream.write(head);
       upstream.pipe(client).pipe(upstream);
     });
-    const end = () => {
-      client.destroy();
-      upstream.destroy();
-    };
-    client.on('error', end).on('close', end);
-    upstream.on('error', end).on('close', end);
+    endTogether(client, upstream);
   });
   const { port, close } = await listening(server, sockets);
   return { url: `http://127.0.0.1:${port}`, tunnels, close };

@@ -1,9 +1,9 @@
 /**
- * The app as a web `fetch` handler: a `Request` in, a `Response` out, so anything that speaks
+ * The app as a web `fetch` handler (an adapter, as the node:http one): a `Request` in, a `Response` out, so anything that speaks
  * fetch (the conformance suite's `runSuite({ app })`, test tools, service-worker style hosts) can
  * call it in-process without an adapter of its own.
  */
-import type { ApiRequest, ApiResponse } from './request.js';
+import type { ApiRequest, ApiResponse } from '../app/request.js';
 
 /** Statuses whose answers have no body in the Fetch standard (a `Response` with one throws). */
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
