@@ -37,6 +37,8 @@ export interface RunEnvironment {
   readonly shared: Map<string, Promise<unknown>>;
   /** The exchanges that made each shared fixture (and the fixtures it used), for reproductions. */
   readonly sharedSetup: Map<string, readonly Exchange[]>;
+  /** Told of every rate-limit wait of any client of the run (progress shows them). */
+  readonly onRateLimited?: (waitMs: number, url: string) => void;
 }
 
 function newClient(
@@ -54,7 +56,14 @@ function newClient(
     ...(env.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: env.requestTimeoutMs }),
     ...(authorization === undefined ? {} : { authorization }),
     ...(env.rateLimit ? { rateLimit: env.rateLimit } : {}),
-    ...(onRateLimited ? { onRateLimited } : {}),
+    ...(onRateLimited || env.onRateLimited
+      ? {
+          onRateLimited: (waitMs: number, url: string) => {
+            onRateLimited?.(waitMs, url);
+            env.onRateLimited?.(waitMs, url);
+          },
+        }
+      : {}),
   });
 }
 

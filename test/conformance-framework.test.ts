@@ -17,7 +17,7 @@ const rule = (id: string, run: Rule['run'] = async () => undefined, extra: Parti
   ...extra,
 });
 
-async function run(rules: readonly Rule[], options: Omit<Parameters<typeof runSuite>[0], 'handler' | 'rules'> = {}) {
+async function run(rules: readonly Rule[], options: Omit<Parameters<typeof runSuite>[0], 'handler' | 'rules' | 'app'> = {}) {
   const { app, handler } = brokenApp();
   try {
     return await runSuite({ handler, rules, numRuns: 10, seed: 3, ...options });
