@@ -96,3 +96,40 @@ t.test('features without data here answer as a realm without any, each from its 
   for (const absent of ['giphy_api_key', 'channel_folders', 'scheduled_messages', 'realm_billing']) t.notOk(absent in early.body, `no ${absent} at 46`);
   t.same(early.body.realm_domains, []);
 });
+
+t.test('the role policies come before their group settings, read off them; the booleans before the policies', async (t) => {
+  // zerver/lib/events.py of each era; changelog levels 50, 56, 75, 85, 101 and 270 to 341.
+  const fetch = async (level: number) => (await testServer({ featureLevel: level }).as(HAMLET).post('/register', { fetch_event_types: ['realm'] })).body;
+  const at269 = await fetch(269);
+  t.match(at269, {
+    realm_private_message_policy: 1,
+    realm_invite_to_stream_policy: 1,
+    realm_invite_to_realm_policy: 1,
+    realm_move_messages_between_streams_policy: 1,
+    realm_edit_topic_policy: 5,
+    realm_add_custom_emoji_policy: 1,
+    realm_delete_own_message_policy: 5,
+    // The development realm lets owners manage every group: administrators only is the nearest enum.
+    realm_user_group_edit_policy: 2,
+  });
+  const at415 = await fetch(415);
+  for (const gone of ['realm_private_message_policy', 'realm_invite_to_stream_policy', 'realm_invite_to_realm_policy', 'realm_edit_topic_policy', 'realm_delete_own_message_policy']) {
+    t.notOk(gone in at415, `${gone} is gone at 415`);
+  }
+  t.ok('realm_user_group_edit_policy' in at415, 'the deprecated group-edit policy is kept');
+  const at49 = await fetch(49);
+  t.equal(at49.realm_invite_by_admins_only, false);
+  t.notOk('realm_invite_to_realm_policy' in at49);
+  t.equal(at49.realm_allow_community_topic_editing, true);
+  t.equal(at49.realm_add_emoji_by_admins_only, false);
+  t.equal(at49.realm_allow_message_deleting, true);
+});
+
+t.test('a policy follows its group setting: moderators only is 4, nobody is 6', async (t) => {
+  const s = testServer({ featureLevel: 300 });
+  s.world.realm.settings.set('can_move_messages_between_channels_group', { kind: 'group', groupId: s.world.systemGroupId('role:nobody') });
+  s.world.realm.settings.set('can_add_custom_emoji_group', { kind: 'group', groupId: s.world.systemGroupId('role:moderators') });
+  const { body } = await s.as(HAMLET).post('/register', { fetch_event_types: ['realm'] });
+  t.equal(body.realm_move_messages_between_streams_policy, 6);
+  t.equal(body.realm_add_custom_emoji_policy, 4);
+});
