@@ -1,6 +1,7 @@
 /** The start banner of `chat-server`: where it listens, the level, and how to log in. */
 import type { User } from '../lib/entities/user.js';
 import type { World } from '../lib/state/world.js';
+import { DEFAULT_SAVE_DELAY_MS } from '../server/dev/state-saver.js';
 
 export interface BannerInfo {
   readonly version: string;
@@ -8,6 +9,8 @@ export interface BannerInfo {
   readonly world: World;
   readonly devEndpoints: boolean;
   readonly statePath?: string;
+  /** Longest wait from a change to its save (0: saved on stop only). */
+  readonly saveDelayMs?: number;
   readonly stateLoaded: boolean;
   readonly log: boolean;
   readonly cors: boolean;
@@ -49,7 +52,10 @@ export function banner(info: BannerInfo): string {
   } else if (!info.devEndpoints) {
     lines.push('  development endpoints are off (--no-dev-endpoints): log in with POST /api/v1/fetch_api_key');
   }
-  if (info.statePath !== undefined) lines.push(`  state: ${info.stateLoaded ? 'loaded from' : 'new; will be saved to'} ${info.statePath} (saved on Ctrl-C or SIGTERM)`);
+  if (info.statePath !== undefined) {
+    const when = info.saveDelayMs === 0 ? 'saved on Ctrl-C or SIGTERM' : `saved about ${(info.saveDelayMs ?? DEFAULT_SAVE_DELAY_MS) / 1000} s after changes and on Ctrl-C or SIGTERM`;
+    lines.push(`  state: ${info.stateLoaded ? 'loaded from' : 'new; will be saved to'} ${info.statePath} (${when})`);
+  }
   const extras = [info.log ? 'request log on' : '', info.cors ? 'CORS on' : ''].filter((text) => text !== '');
   if (extras.length > 0) lines.push(`  ${extras.join(', ')}`);
   lines.push('  Ctrl-C stops the server');

@@ -2,8 +2,8 @@
 /**
  * `chat-server`: the reference server as a local development server (like a Zulip dev server).
  * Exit status: 0 stopped normally, 1 a failure while running (the state could not be saved),
- * 2 bad usage or an unusable setting (unknown option, bad value, port taken, unreadable fixture
- * or state file).
+ * 2 bad usage or an unusable setting (unknown option, bad value, a host that does not resolve,
+ * port taken, unreadable fixture, a state file that cannot be read, loaded or written).
  */
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { MAX_FEATURE_LEVEL } from '../lib/features.js';
@@ -11,6 +11,7 @@ import { FixtureError } from '../lib/fixture/build.js';
 import { REAL_API_RATE_LIMIT } from '../server/app/app.js';
 import { startServer, StateFileError } from '../server/index.js';
 import { banner } from './chat-server-banner.js';
+import { hostProblem, listenProblem } from './chat-server-host.js';
 import { packageVersion } from './package-version.js';
 
 function integer(min: number, max: number) {
@@ -25,14 +26,15 @@ const HELP_AFTER = `
 Examples:
   chat-server                                     the development realm on http://127.0.0.1:9991
   chat-server --feature-level 289 --port 9992     a server as of feature level 289
-  chat-server --state dev-state.json --log        keep the data across restarts, log requests
+  chat-server --state dev-state.json --log        keep the data across restarts (and crashes), log requests
   chat-server --cors --host 0.0.0.0               serve a browser client from another origin
 
 Exit status:
   0  stopped normally (Ctrl-C, SIGTERM), the state saved when --state is given
   1  a failure while running (the state could not be saved)
-  2  bad usage or an unusable setting: unknown option or value, port taken, unreadable fixture,
-     a state file that is not a saved world (it is left as it is)
+  2  bad usage or an unusable setting: unknown option or value, a host that does not resolve or
+     is not this machine's, port taken, unreadable fixture, a state file that is not a saved
+     world (every problem is listed; the file is left as it is) or whose folder cannot be written
 
 Environment:
   none is read; the output has no colours, so NO_COLOR and FORCE_COLOR change nothing
@@ -56,7 +58,8 @@ const program = new Command()
   .option('--host <host>', 'address to bind', '127.0.0.1')
   .option('--feature-level <n>', `feature level to emulate (1-${MAX_FEATURE_LEVEL}; default ${MAX_FEATURE_LEVEL}, or the state file's)`, integer(1, MAX_FEATURE_LEVEL))
   .option('--fixture <path>', 'realm fixture JSON (default: the development realm)')
-  .option('--state <file>', 'load the world from this file when it exists; save it there on Ctrl-C/SIGTERM')
+  .option('--state <file>', 'load the world from this file when it exists; save it there while running and on Ctrl-C/SIGTERM')
+  .option('--save-delay <ms>', 'with --state, longest wait from a change to its save (default 2000; 0 saves only on stop)', integer(0, 3_600_000))
   .option('--log', 'log each request: method, path, status, user, milliseconds')
   .option('--cors', 'answer CORS preflights (Authorization allowed) for browser clients on other origins')
   .option('--no-dev-endpoints', 'disable dev_fetch_api_key, dev_list_users, /__dev/* and the page at /')
@@ -88,6 +91,7 @@ const options = program.opts<{
   featureLevel?: number;
   fixture?: string;
   state?: string;
+  saveDelay?: number;
   log?: boolean;
   cors?: boolean;
   devEndpoints: boolean;
@@ -117,6 +121,8 @@ function apiRateLimit(value: string | true | undefined): { attempts: number; win
   return { attempts, windowMs: seconds * 1000 };
 }
 
+const badHost = await hostProblem(options.host);
+if (badHost !== undefined) fail(badHost, 2);
 
 try {
   const server = await startServer({
@@ -134,6 +140,7 @@ try {
     ...(options.headersTimeout === undefined ? {} : { headersTimeoutMs: options.headersTimeout }),
     ...(options.shutdownGrace === undefined ? {} : { shutdownGraceMs: options.shutdownGrace }),
     ...(options.state ? { statePath: options.state } : {}),
+    ...(options.saveDelay === undefined ? {} : { stateSaveDelayMs: options.saveDelay }),
     ...(options.log ? { log: (line: string) => void process.stdout.write(`${line}\n`) } : {}),
     ...(options.cors ? { cors: true } : {}),
   });
@@ -144,6 +151,7 @@ try {
       world: server.world,
       devEndpoints: options.devEndpoints,
       ...(options.state ? { statePath: options.state } : {}),
+      ...(options.saveDelay === undefined ? {} : { saveDelayMs: options.saveDelay }),
       stateLoaded: server.stateLoaded,
       log: options.log === true,
       cors: options.cors === true,
@@ -165,7 +173,7 @@ try {
   process.on('SIGTERM', stop);
 } catch (error) {
   if (error instanceof FixtureError || error instanceof StateFileError || error instanceof RangeError) fail(error.message, 2);
-  const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'EADDRINUSE' || code === 'EACCES') fail(`cannot listen on ${options.host}:${options.port}: ${code}`, 2);
+  const problem = listenProblem(error, options.host, options.port);
+  if (problem !== undefined) fail(problem, 2);
   throw error;
 }

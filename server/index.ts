@@ -16,7 +16,8 @@ import { ActivityLog } from './dev/activity-log.js';
 import type { DevControl } from './dev/control.js';
 import { FaultTable } from './dev/faults.js';
 import { devFront } from './dev/front.js';
-import { loadStateFile, saveStateFile, StateFileError } from './dev/state-file.js';
+import { checkStateFileWritable, loadStateFile, StateFileError } from './dev/state-file.js';
+import { DEFAULT_SAVE_DELAY_MS, StateSaver, savingAfterWrites } from './dev/state-saver.js';
 
 export interface WorldConfig {
   /** A fixture path, or an already parsed fixture. Defaults to the development realm. */
@@ -56,9 +57,12 @@ export type ServerOptions = CreateAppOptions &
     readonly cors?: boolean;
     /**
      * A state file: loaded at start when it exists (a corrupt or foreign file is refused with
-     * StateFileError and left alone), written by `close({ saveState: true })`.
+     * StateFileError listing every problem, and left alone; so is a path that cannot be written),
+     * saved while running (see stateSaveDelayMs) and by `close({ saveState: true })`.
      */
     readonly statePath?: string;
+    /** With statePath: longest wait from a change to its save, in ms (default 2000; 0 saves only on close). */
+    readonly stateSaveDelayMs?: number;
   };
 
 export interface CloseOptions {
@@ -94,10 +98,13 @@ export function validateServerOptions(options: ServerOptions): void {
   if (bytes !== undefined && !(Number.isInteger(bytes) && bytes > 0)) throw new RangeError(`maxBodyBytes must be a positive integer, got ${String(bytes)}`);
   if (options.host !== undefined && (typeof options.host !== 'string' || options.host === '')) throw new TypeError('host must be a non-empty string');
   if (options.world && options.statePath !== undefined) throw new TypeError('give either world or statePath, not both');
+  const delay = options.stateSaveDelayMs;
+  if (delay !== undefined && !(Number.isInteger(delay) && delay >= 0)) throw new RangeError(`stateSaveDelayMs must be a non-negative integer, got ${String(delay)}`);
 }
 
 /** The world to start with: the state file's, the one given, or a new one from the fixture. */
 function startingWorld(options: ServerOptions): { world: World; loaded: boolean } {
+  if (options.statePath !== undefined) checkStateFileWritable(options.statePath);
   const saved = options.statePath === undefined ? undefined : loadStateFile(options.statePath);
   if (!saved) return { world: options.world ?? createWorld(options), loaded: false };
   if (options.featureLevel !== undefined && options.featureLevel !== saved.featureLevel) {
@@ -119,15 +126,31 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     app = createApp({ ...settings, world: next });
     old.close();
     if (dev) activity.watch(next);
+    saver?.watch();
+    saver?.changed();
   };
   const reset = (): void => serve(initial ? restoreWorld(initial, { clock: settings.clock as Clock }) : createWorld(settings));
   const dev: DevControl | undefined = app.devEndpoints
     ? { app: () => app, reset, replaceWorld: serve, requiredFeatureLevel: options.featureLevel, faults: new FaultTable(), activity }
     : undefined;
   if (dev) activity.watch(world);
+  const saver =
+    options.statePath === undefined
+      ? undefined
+      : new StateSaver({
+          path: options.statePath,
+          world: () => app.world,
+          delayMs: options.stateSaveDelayMs ?? DEFAULT_SAVE_DELAY_MS,
+          // A failed background save is retried; each failure is told (one line, it is no bug).
+          onError: (error) => {
+            const message = `${error instanceof Error ? error.message : String(error)}; retrying`;
+            if (options.logger) options.logger(message, error);
+            else process.stderr.write(`${message}\n`);
+          },
+        });
   const front = devFront(() => app, { ...(dev ? { dev } : {}), ...(options.log ? { log: options.log } : {}), ...(options.cors ? { cors: true } : {}) });
   // The front decides which app answers.
-  const server = createHttpServer({ answer: front }, options);
+  const server = createHttpServer({ answer: saver ? savingAfterWrites(front, saver) : front }, options);
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -154,10 +177,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       app.close();
       activity.stop();
       await closed;
-      if (closeOptions.saveState) {
-        if (options.statePath === undefined) throw new TypeError('close({ saveState: true }) needs the statePath option');
-        saveStateFile(options.statePath, app.world);
-      }
+      if (closeOptions.saveState && options.statePath === undefined) throw new TypeError('close({ saveState: true }) needs the statePath option');
+      await saver?.stop(closeOptions.saveState === true);
     },
   };
 }

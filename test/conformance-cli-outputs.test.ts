@@ -55,6 +55,9 @@ t.test('reporter destinations are refused before the run when they clash or cann
     [['--reporter', 'xml=out.xml'], /--reporter: unknown format 'xml'/],
     [['--reporter', `junit=${join(dir, 'missing-dir', 'x', 'report.xml')}`], /cannot write the junit report to .*: ENOENT/],
     [['--repro-dir', join('/dev/null', 'repro')], /--repro-dir .*: cannot write there: ENOTDIR/],
+    // A folder that refuses new entries while its parent exists (node's recursive mkdir loops there forever).
+    [['--repro-dir', '/proc/no-such-folder/repro'], /--repro-dir \/proc\/no-such-folder\/repro: cannot write there: E[A-Z]+/],
+    [['--reporter', 'junit=/proc/no-such-folder/report.xml'], /cannot write the junit report to \/proc\/no-such-folder\/report\.xml: E[A-Z]+/],
     [['--only', 'users/typo-*'], /no rule matches the selection \(--only users\/typo-\*\); --list shows the rule ids/],
     [['--list', '--only', 'nothing-like-this'], /no rule matches the selection/],
   ];

@@ -25,13 +25,16 @@ t.test('the log shows requests with user, status and fault, and the events they 
   const entries = log.body.entries as Entry[];
   t.match(entries, [
     { seq: start + 1, kind: 'request', method: 'GET', path: '/api/v1/users/me', status: 503, user: 'hamlet@zulip.com', fault: '1', at: Number, ms: Number },
-    { seq: start + 2, kind: 'event', type: 'message', op: null, user_ids: Array, user_count: Number },
-    { seq: start + 3, kind: 'request', method: 'POST', path: '/api/v1/messages', status: 200, user: 'iago@zulip.com', fault: null },
+    // Starting the topic follows it for iago (automatically_follow_topics_policy) before the message goes out.
+    { seq: start + 2, kind: 'event', type: 'muted_topics', op: null, user_ids: Array, user_count: 1 },
+    { seq: start + 3, kind: 'event', type: 'user_topic', op: null, user_ids: Array, user_count: 1 },
+    { seq: start + 4, kind: 'event', type: 'message', op: null, user_ids: Array, user_count: Number },
+    { seq: start + 5, kind: 'request', method: 'POST', path: '/api/v1/messages', status: 200, user: 'iago@zulip.com', fault: null },
   ]);
-  t.equal(entries.length, 3, 'the page and the /__dev requests are left out');
-  t.equal(log.body.last_seq, start + 3);
-  t.same((await dev(server, 'GET', `/__dev/log?after=${start + 3}`)).body.entries, [], 'nothing newer');
-  t.same(((await dev(server, 'GET', `/__dev/log?after=${start}&limit=1`)).body.entries as Entry[]).map((entry) => entry.seq), [start + 3], 'limit keeps the newest');
+  t.equal(entries.length, 5, 'the page and the /__dev requests are left out');
+  t.equal(log.body.last_seq, start + 5);
+  t.same((await dev(server, 'GET', `/__dev/log?after=${start + 5}`)).body.entries, [], 'nothing newer');
+  t.same(((await dev(server, 'GET', `/__dev/log?after=${start}&limit=1`)).body.entries as Entry[]).map((entry) => entry.seq), [start + 5], 'limit keeps the newest');
   t.equal((await dev(server, 'GET', '/__dev/log?after=-1')).status, 400);
 });
 

@@ -74,7 +74,7 @@ const STEPS: readonly Step[] = [
     says: 'the state is saved to state.json and imported back',
     check(t, server, responses, dir) {
       t.ok(existsSync(join(dir, 'state.json')));
-      t.match(JSON.parse(readFileSync(join(dir, 'state.json'), 'utf8')), { format: 'chat-api-reference/world', version: 1 });
+      t.match(JSON.parse(readFileSync(join(dir, 'state.json'), 'utf8')), { format: 'chat-api-reference/world', version: 2 });
       t.match(json(responses[1]), { result: 'success', messages: server.world.messages.size });
     },
   },

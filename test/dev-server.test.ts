@@ -98,7 +98,7 @@ t.test('the state file: saved atomically on close, loaded at start, refused and 
   const id = await send(first, 'kept across restarts');
   await first.close({ saveState: true });
   t.same(readdirSync(dir), ['state.json'], 'no temporary file left behind');
-  t.match(JSON.parse(readFileSync(path, 'utf8')), { format: 'chat-api-reference/world', version: 1, featureLevel: 415 });
+  t.match(JSON.parse(readFileSync(path, 'utf8')), { format: 'chat-api-reference/world', version: 2, featureLevel: 415 });
   const second = await startServer({ ...quiet, statePath: path });
   t.ok(second.stateLoaded);
   t.equal(second.world.messages.get(id)?.content, 'kept across restarts');
@@ -107,7 +107,7 @@ t.test('the state file: saved atomically on close, loaded at start, refused and 
 
   for (const [text, message] of [
     ['{"format": "chat-api-reference/world", "version": 1, "featureLe', /is not valid JSON .*it was left as it is/],
-    ['{"users": []}', /cannot be loaded: not a saved world .*it was left as it is/],
+    ['{"users": []}', /cannot be loaded, it was left as it is: not a saved world/],
   ] as const) {
     const bad = join(dir, 'bad.json');
     writeFileSync(bad, text);

@@ -17,7 +17,7 @@ t.test('the exported state is a --state file: a server started from it has the s
   const exported = await dev(server, 'GET', '/__dev/state');
   t.equal(exported.status, 200);
   t.match(exported.headers.get('content-type'), /^application\/json/);
-  t.match(exported.body, { format: 'chat-api-reference/world', version: 1, featureLevel: 415 });
+  t.match(exported.body, { format: 'chat-api-reference/world', version: 2, featureLevel: 415 });
   const path = join(mkdtempSync(join(tmpdir(), 'dev-state-')), 'state.json');
   writeFileSync(path, exported.text);
   const loaded = await startServer({ ...quiet, statePath: path });
@@ -50,10 +50,10 @@ t.test('a refused import answers 400 with its problems and leaves the state as i
     ['not JSON', '{"format": "chat-api-reference/world", "vers', /not valid JSON/],
     ['not a snapshot', { users: [] }, /not a saved world/],
     ['another version', { ...good, version: 99 }, /version 99 is not supported/],
-    ['incomplete', { ...good, ids: undefined }, /incomplete/],
-    ['a field this server does not know', { ...good, state: { ...(good.state as object), nonsense: 1 } }, /does not know: nonsense/],
-    ['a field of the wrong type', { ...good, state: { ...(good.state as object), users: 'everyone' } }, /field users has the wrong type/],
-    ['a feature level out of range', { ...good, featureLevel: 9999 }, /featureLevel must be an integer from 1 to 415/],
+    ['incomplete', { ...good, ids: undefined }, /ids \(at \$\.ids\): expected an array of \[kind, last ID\] pairs/],
+    ['a field this server does not know', { ...good, state: { ...(good.state as object), nonsense: 1 } }, /nonsense \(at \$\.state\["nonsense"\]\): a field this server does not know/],
+    ['a field of the wrong type', { ...good, state: { ...(good.state as object), users: 'everyone' } }, /users \(at \$\.state\.users\): expected a map/],
+    ['a feature level out of range', { ...good, featureLevel: 9999 }, /featureLevel \(at \$\.featureLevel\): expected an integer from 1 to 415, got 9999/],
   ];
   const world = server.world;
   const messages = world.messages.size;

@@ -55,9 +55,10 @@ t.test('the realm\'s delete groups decide who deletes what; below level 407 chan
   setRealm(s, 'can_delete_own_message_group', 'role:administrators');
   const dm = (await s.as(OTHELLO).post('/messages', { type: 'direct', to: [s.id(CORDELIA)], content: 'x' })).body.id as number;
   t.same(errorOf(await remove(s, OTHELLO, dm)), NO_PERMISSION, 'own direct message without the realm permission');
-  t.equal((await remove(s, OTHELLO, await send(s, OTHELLO))).status, 200, 'the channel\'s own-message group (everyone) allows it');
-  setChannel(s, 'Verona', 'can_delete_own_message_group', 'role:nobody');
-  t.same(errorOf(await remove(s, OTHELLO, await send(s, OTHELLO))), NO_PERMISSION, 'neither realm nor channel allows it');
+  // A channel's own-message group defaults to role:nobody (Stream.stream_permission_group_settings).
+  t.same(errorOf(await remove(s, OTHELLO, await send(s, OTHELLO))), NO_PERMISSION, 'neither realm nor channel (nobody by default) allows it');
+  setChannel(s, 'Verona', 'can_delete_own_message_group', 'role:everyone');
+  t.equal((await remove(s, OTHELLO, await send(s, OTHELLO))).status, 200, 'the channel\'s own-message group, widened to everyone, allows it');
   const old = testServer({ featureLevel: 406 });
   setRealm(old, 'can_delete_own_message_group', 'role:administrators');
   t.same(errorOf(await remove(old, OTHELLO, await send(old, OTHELLO))), NO_PERMISSION, 'at 406 the channel group does not count');

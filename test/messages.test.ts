@@ -27,11 +27,11 @@ async function refused(t: Asserts, s: TestServer, params: Record<string, unknown
   t.equal(events.length, 0); // no event sent
 }
 
-t.test('sending to a channel by name answers with exactly the new id', async (t) => {
+t.test('sending to a channel by name answers with the new id and, starting a topic, the sender’s new topic policy', async (t) => {
   const s = testServer();
   const reply = await s.as(HAMLET).post('/messages', { type: 'stream', to: 'Verona', topic: 'test', content: 'hello' });
   t.equal(reply.status, 200);
-  t.same(Object.keys(reply.body).sort(), ['id', 'msg', 'result']);
+  t.same(Object.keys(reply.body).sort(), ['automatic_new_visibility_policy', 'id', 'msg', 'result'], 'automatic_new_visibility_policy from level 218');
   const message = s.world.messages.get(reply.body.id);
   t.same(message?.recipient, { kind: 'stream', streamId: s.streamId('Verona'), topic: 'test' });
   t.equal(message?.content, 'hello');

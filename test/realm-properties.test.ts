@@ -19,7 +19,25 @@ const changes: Array<[Params, Record<string, unknown>, string, unknown]> = [
   [{ enable_read_receipts: false }, { enable_read_receipts: false }, 'realm_enable_read_receipts', false],
   [{ enable_spectator_access: false }, { enable_spectator_access: false }, 'realm_enable_spectator_access', false],
   [{ org_type: 20 }, { org_type: 20 }, 'realm_org_type', 20],
-  [{ message_content_delete_limit_seconds: 600 }, { message_content_delete_limit_seconds: 600 }, 'realm_message_content_delete_limit_seconds', 600],
+  [{ message_content_delete_limit_seconds: 900 }, { message_content_delete_limit_seconds: 900 }, 'realm_message_content_delete_limit_seconds', 900],
+  [{ require_unique_names: true }, { require_unique_names: true }, 'realm_require_unique_names', true],
+  [{ name_changes_disabled: true }, { name_changes_disabled: true }, 'realm_name_changes_disabled', true],
+  [{ email_changes_disabled: true }, { email_changes_disabled: true }, 'realm_email_changes_disabled', true],
+  [{ avatar_changes_disabled: true }, { avatar_changes_disabled: true }, 'realm_avatar_changes_disabled', true],
+  // Stored and published: the real server acts on these only in emails, push payloads and its
+  // own clients, none of which this server has.
+  [{ digest_emails_enabled: true }, { digest_emails_enabled: true }, 'realm_digest_emails_enabled', true],
+  [{ digest_weekday: 4 }, { digest_weekday: 4 }, 'realm_digest_weekday', 4],
+  [{ enable_guest_user_dm_warning: false }, { enable_guest_user_dm_warning: false }, 'realm_enable_guest_user_dm_warning', false],
+  [{ enable_guest_user_indicator: false }, { enable_guest_user_indicator: false }, 'realm_enable_guest_user_indicator', false],
+  [{ giphy_rating: 0 }, { giphy_rating: 0 }, 'realm_giphy_rating', 0],
+  [{ message_content_allowed_in_email_notifications: false }, { message_content_allowed_in_email_notifications: false }, 'realm_message_content_allowed_in_email_notifications', false],
+  [{ require_e2ee_push_notifications: true }, { require_e2ee_push_notifications: true }, 'realm_require_e2ee_push_notifications', true],
+  [{ send_welcome_emails: false }, { send_welcome_emails: false }, 'realm_send_welcome_emails', false],
+  [{ video_chat_provider: 0 }, { video_chat_provider: 0 }, 'realm_video_chat_provider', 0],
+  [{ want_advertise_in_communities_directory: true }, { want_advertise_in_communities_directory: true }, 'realm_want_advertise_in_communities_directory', true],
+  // `RealmTopicsPolicyEnum`: the event and register carry the name, the response the number.
+  [{ topics_policy: 'disable_empty_topic' }, { topics_policy: 3 }, 'realm_topics_policy', 'disable_empty_topic'],
   [{ move_messages_within_stream_limit_seconds: '"unlimited"' }, { move_messages_within_stream_limit_seconds: null }, 'realm_move_messages_within_stream_limit_seconds', null],
   [{ move_messages_between_streams_limit_seconds: 60 }, { move_messages_between_streams_limit_seconds: 60 }, 'realm_move_messages_between_streams_limit_seconds', 60],
   [{ message_retention_days: 30 }, { message_retention_days: 30 }, 'realm_message_retention_days', 30],
@@ -52,6 +70,8 @@ const errors: Array<[string, Params, { status: number; code: string; msg: string
   ['a zero delete limit', { message_content_delete_limit_seconds: 0 }, { status: 400, code: 'REQUEST_VARIABLE_INVALID', msg: "Bad value for 'message_content_delete_limit_seconds': 0" }],
   ['a bad retention text', { message_retention_days: '"forever"' }, { status: 400, code: 'REQUEST_VARIABLE_INVALID', msg: "Bad value for 'message_retention_days': forever" }],
   ['an unknown org_type', { org_type: 7 }, bad('Invalid org_type: Value error, Not in the list of possible values')],
+  ['an unknown video chat provider', { video_chat_provider: 3 }, bad('Invalid video_chat_provider 3')],
+  ['an unknown GIPHY rating', { giphy_rating: 9 }, bad('Invalid giphy_rating 9')],
   ['a name over 40 characters', { name: 'n'.repeat(41) }, bad('name is too long (limit: 40 characters)')],
 ];
 
@@ -99,4 +119,27 @@ t.test('the newer group settings are set through PATCH /realm; can_manage_billin
   const everyone = s.world.systemGroupId('role:everyone');
   t.same(errorOf(await s.as(IAGO).patch('/realm', { can_delete_any_message_group: { new: everyone } })), bad("'can_delete_any_message_group' setting cannot be set to 'role:everyone' group."));
   t.equal((await s.as(IAGO).patch('/realm', { direct_message_initiator_group: { new: everyone } })).status, 200, 'role:everyone is allowed for this one');
+});
+
+t.test('PATCH /realm mandatory_topics before level 392 sets the topics policy that sending enforces; from 392 it is ignored', async (t) => {
+  const old = testServer({ featureLevel: 391 });
+  const reply = await old.as(IAGO).patch('/realm', { mandatory_topics: true });
+  t.same(reply.body, { result: 'success', msg: '', mandatory_topics: true });
+  t.equal(old.world.realm.topicsPolicy, 'disable_empty_topic');
+  t.same(errorOf(await old.as('hamlet@zulip.com').post('/messages', { type: 'stream', to: 'Verona', topic: '', content: 'x' })).code, 'BAD_REQUEST');
+  const current = testServer();
+  const ignored = await current.as(IAGO).patch('/realm', { mandatory_topics: true });
+  t.same(ignored.body, { result: 'success', msg: '', ignored_parameters_unsupported: ['mandatory_topics'] });
+  t.equal(current.world.realm.topicsPolicy, 'allow_empty_topic');
+});
+
+t.test('the realm topics_policy decides for channels that inherit it (test_topics_policy_realm_setting)', async (t) => {
+  const s = testServer();
+  const send = () => s.as('hamlet@zulip.com').post('/messages', { type: 'stream', to: 'Verona', topic: '', content: 'general chat' });
+  t.equal((await send()).status, 200, 'allowed by default');
+  t.equal((await s.as(IAGO).patch('/realm', { topics_policy: 'disable_empty_topic' })).status, 200);
+  const refused = await send();
+  t.equal(refused.status, 400);
+  t.match(refused.body.msg, /general chat/);
+  t.same(errorOf(await s.as(IAGO).patch('/realm', { topics_policy: 'inherit' })), bad('Invalid topics_policy'), 'inherit is a channel value only');
 });

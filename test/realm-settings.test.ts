@@ -161,7 +161,7 @@ t.test('owners change owner-only group settings; can_manage_all_groups refuses r
 
 t.test('unknown realm settings are reported as ignored', async (t) => {
   const s = testServer();
-  const reply = await s.as(iago).patch('/realm', { presence_disabled: true, giphy_rating: 1 });
-  t.same(reply.body.ignored_parameters_unsupported, ['giphy_rating', 'presence_disabled']);
+  const reply = await s.as(iago).patch('/realm', { presence_disabled: true, jitsi_server_url: '"default"' });
+  t.same(reply.body.ignored_parameters_unsupported, ['jitsi_server_url', 'presence_disabled']);
   t.equal(s.world.realm.presenceDisabled, false);
 });

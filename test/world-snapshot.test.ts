@@ -65,12 +65,12 @@ t.test('documents that are not a saved world are refused with a clear error', as
   const cases: Array<[unknown, RegExp]> = [
     [{ hello: 'world' }, /not a saved world \(expected format "chat-api-reference\/world"\)/],
     [{ ...good, version: 99 }, /saved world version 99 is not supported/],
-    [{ ...good, ids: undefined }, /saved world is incomplete/],
-    [{ ...good, state: { ...(good.state as object), mystery: 1 } }, /a field this server does not know: mystery/],
-    [{ ...good, state: { users: { $map: [[1, { $ref: 7 }]] } } }, /users\[0\]: reference to an object not seen before/],
-    [{ ...good, state: { users: [] } }, /saved world field users has the wrong type/],
-    [{ ...good, state: { presenceSequence: 'seven' } }, /saved world field presenceSequence has the wrong type/],
+    [{ ...good, ids: undefined }, /ids \(at \$\.ids\): expected an array of \[kind, last ID\] pairs/],
+    [{ ...good, state: { ...(good.state as object), mystery: 1 } }, /mystery \(at \$\.state\["mystery"\]\): a field this server does not know/],
+    [{ ...good, state: { ...(good.state as object), users: { $map: [[1, { $ref: 7 }]] } } }, /users\[1\] \(at \$\.state\.users\.\$map\[0\]\[1\]\): refers to shared value 7, which is not defined before this point/],
+    [{ ...good, state: { ...(good.state as object), users: [] } }, /^users \(at \$\.state\.users\): expected a map/],
+    [{ ...good, state: { ...(good.state as object), presenceSequence: 'seven' } }, /^presenceSequence \(at \$\.state\.presenceSequence\): expected an integer, got "seven"$/],
   ];
   for (const [document, message] of cases) t.throws(() => restoreWorld(document), { name: 'SnapshotError', message }, String(message));
-  t.ok(new SnapshotError('x') instanceof Error);
+  t.ok(new SnapshotError(['x']) instanceof Error);
 });

@@ -1,11 +1,13 @@
 /**
  * Where reports go: `--reporter NAME` (stdout) or `--reporter NAME=FILE`, repeatable, plus the
  * older `--output FILE` for the one reporter given without a file. Files are opened before the
- * run, so a path that cannot be written ends the run with status 2 before any request is sent.
+ * run, so a path that cannot be written (its folder must exist) ends the run with status 2 before
+ * any request is sent.
  */
-import { closeSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
+import { makeDirectory } from '../report/directory.js';
 import { isReportFormat, type ReportFormat } from '../report/index.js';
 
 export interface ReportChoice {
@@ -93,7 +95,7 @@ export function openOutputs(
 /** Creates `--repro-dir` (and checks that it can be written) before the run. */
 export function prepareDirectory(dir: string, flag: string): void {
   try {
-    mkdirSync(dir, { recursive: true });
+    makeDirectory(dir);
     const probe = join(dir, '.chat-conformance-probe');
     closeSync(openSync(probe, 'w'));
     rmSync(probe, { force: true });

@@ -18,7 +18,9 @@ export function defaultChannelSettings(world: World, creatorId: number | null): 
     ['can_add_subscribers_group', system(world, 'role:nobody')],
     ['can_administer_channel_group', creatorId === null ? system(world, 'role:nobody') : creatorOnly(creatorId)],
     ['can_delete_any_message_group', system(world, 'role:nobody')],
-    ['can_delete_own_message_group', system(world, 'role:everyone')],
+    // The realm's can_delete_own_message_group (everyone) already lets senders delete; the
+    // channel's only adds to it (`Stream.stream_permission_group_settings`: nobody).
+    ['can_delete_own_message_group', system(world, 'role:nobody')],
     ['can_move_messages_out_of_channel_group', system(world, 'role:nobody')],
     ['can_move_messages_within_channel_group', system(world, 'role:nobody')],
     ['can_remove_subscribers_group', system(world, 'role:administrators')],

@@ -15,11 +15,16 @@ export interface RealmPropertyDef {
   readonly ownerOnly: boolean;
   /** Strings are answered as `"updated"` in the response data, as the real server does. */
   readonly isString: boolean;
+  /** The value in the response data, when it differs from the event's (enums answer their number). */
+  readonly responseValue?: (value: RealmPropertyValue) => unknown;
   get(world: World): RealmPropertyValue;
   set(world: World, value: RealmPropertyValue): void;
 }
 
-/** Kept in `World.realmProperties`; absent means the development realm's default. */
+/**
+ * Kept in `World.realmProperties`; absent means the development realm's default (the real
+ * server's model default, or what `populate_db` sets for the development realm).
+ */
 function stored(name: string, fallback: RealmPropertyValue, options: { since?: Feature; ownerOnly?: boolean } = {}): RealmPropertyDef {
   return {
     name,
@@ -32,10 +37,17 @@ function stored(name: string, fallback: RealmPropertyValue, options: { since?: F
 }
 
 const DEFAULT_MOVE_LIMIT = 604_800;
+/** `Realm.DEFAULT_MESSAGE_CONTENT_DELETE_LIMIT_SECONDS`. */
+const DEFAULT_DELETE_LIMIT = 600;
+/** The development realm is created as a business (`populate_db`). */
+const ORG_TYPE_BUSINESS = 10;
 
 /** In parameter (alphabetical) order, the order the real server applies and reports them. */
 export const REALM_PROPERTIES: readonly RealmPropertyDef[] = [
+  stored('avatar_changes_disabled', false),
   stored('default_language', 'en'),
+  stored('digest_emails_enabled', false),
+  stored('digest_weekday', 1),
   {
     name: 'description',
     ownerOnly: false,
@@ -44,7 +56,10 @@ export const REALM_PROPERTIES: readonly RealmPropertyDef[] = [
     set: (world, value) => void (world.realm.description = String(value)),
   },
   stored('disallow_disposable_email_addresses', true, { ownerOnly: true }),
+  stored('email_changes_disabled', false),
   stored('emails_restricted_to_domains', false, { ownerOnly: true }),
+  stored('enable_guest_user_dm_warning', true, { since: FEATURES.GUEST_DM_WARNING }),
+  stored('enable_guest_user_indicator', true, { since: FEATURES.GUEST_INDICATOR }),
   stored('enable_read_receipts', true, { since: FEATURES.READ_RECEIPTS }),
   {
     name: 'enable_spectator_access',
@@ -54,8 +69,18 @@ export const REALM_PROPERTIES: readonly RealmPropertyDef[] = [
     get: (world) => world.realm.enableSpectatorAccess,
     set: (world, value) => void (world.realm.enableSpectatorAccess = value === true),
   },
+  stored('giphy_rating', 2, { since: FEATURES.GIPHY_RATING }),
   stored('invite_required', false, { ownerOnly: true }),
-  stored('message_content_delete_limit_seconds', null),
+  {
+    // Replaced by topics_policy at level 392.
+    name: 'mandatory_topics',
+    ownerOnly: false,
+    isString: false,
+    get: (world) => world.realm.topicsPolicy === 'disable_empty_topic',
+    set: (world, value) => void (world.realm.topicsPolicy = value === true ? 'disable_empty_topic' : 'allow_empty_topic'),
+  },
+  stored('message_content_allowed_in_email_notifications', true),
+  stored('message_content_delete_limit_seconds', DEFAULT_DELETE_LIMIT),
   {
     name: 'message_retention_days',
     ownerOnly: true,
@@ -86,7 +111,23 @@ export const REALM_PROPERTIES: readonly RealmPropertyDef[] = [
     get: (world) => world.realm.name,
     set: (world, value) => void (world.realm.name = String(value)),
   },
-  stored('org_type', 0, { since: FEATURES.ORG_TYPE }),
+  stored('name_changes_disabled', false),
+  stored('org_type', ORG_TYPE_BUSINESS, { since: FEATURES.ORG_TYPE }),
+  stored('require_e2ee_push_notifications', false, { since: FEATURES.REQUIRE_E2EE_PUSH }),
+  stored('require_unique_names', false, { since: FEATURES.UNIQUE_NAMES }),
+  stored('send_welcome_emails', true),
+  {
+    name: 'topics_policy',
+    since: FEATURES.TOPICS_POLICY,
+    ownerOnly: false,
+    isString: false,
+    // `RealmTopicsPolicyEnum`: events carry the name, the response data the number.
+    responseValue: (value) => (value === 'disable_empty_topic' ? 3 : 2),
+    get: (world) => world.realm.topicsPolicy,
+    set: (world, value) => void (world.realm.topicsPolicy = value === 'disable_empty_topic' ? 'disable_empty_topic' : 'allow_empty_topic'),
+  },
+  stored('video_chat_provider', 1),
+  stored('want_advertise_in_communities_directory', false, { since: FEATURES.COMMUNITIES_DIRECTORY }),
 ];
 
 const BY_NAME = new Map(REALM_PROPERTIES.map((def) => [def.name, def]));

@@ -2,18 +2,22 @@
  * The whole World as one versioned JSON document, and back. Every field of the World is walked
  * generically (users, streams, subscriptions, messages with flags and reactions, groups, drafts,
  * linkifiers, reminders, ...), so a field added to the World later is saved without changes here.
- * Maps (LayeredMaps too) and Sets are tagged; objects reachable twice (a user in `users` and in
- * `usersByEmail`) are saved once and referenced, so restored indexes share their entities as the
- * original did.
+ * Maps (LayeredMaps too), Sets and bytes are tagged; an object reachable twice is saved once and
+ * referenced, so the restored world shares it as the original did. Indexes that other fields
+ * determine (`usersByEmail`, the per-user subscriptions) are not saved but rebuilt.
  * Not saved: the clock, the event hub and its queues (clients register again after a restore).
+ *
+ * Loading checks the whole document first (lib/state/snapshot/fields.ts has the schema of every
+ * field): types, references between tables, ID counters; it reports every problem at once with
+ * its JSON path, and builds a World only from a document without any.
  */
 import type { Clock } from './clock.js';
 import { systemClock } from './clock.js';
 import { LayeredMap } from './layered-map.js';
+import { readSnapshot, SNAPSHOT_FORMAT, SNAPSHOT_VERSION } from './snapshot/document.js';
 import { type IdKind, World } from './world.js';
 
-export const SNAPSHOT_FORMAT = 'chat-api-reference/world';
-export const SNAPSHOT_VERSION = 1;
+export { SNAPSHOT_FORMAT, SNAPSHOT_VERSION } from './snapshot/document.js';
 
 /** JSON of a World (see the module comment). */
 export interface WorldSnapshot {
@@ -27,13 +31,17 @@ export interface WorldSnapshot {
   readonly state: Readonly<Record<string, unknown>>;
 }
 
-/** A document that is not a snapshot this code can restore. */
+/** A document that is not a snapshot this code can restore: `problems` lists every reason, each with its place. */
 export class SnapshotError extends Error {
   override readonly name = 'SnapshotError';
+
+  constructor(readonly problems: readonly string[]) {
+    super(problems.length === 1 ? (problems[0] as string) : `${problems.length} problems:\n${problems.map((problem) => `  ${problem}`).join('\n')}`);
+  }
 }
 
-/** World fields that are not state (or are saved separately). */
-const NOT_STATE = new Set(['clock', 'events', 'ids', 'featureLevel', 'pushConfigured']);
+/** World fields that are not state (or are saved separately), and indexes rebuilt on load. */
+export const NOT_STATE: ReadonlySet<string> = new Set(['clock', 'events', 'ids', 'featureLevel', 'pushConfigured', 'delayed', 'usersByEmail', 'subscriptionsByUser', 'subscriptions']);
 
 type Encoded = unknown;
 
@@ -47,19 +55,19 @@ function isPlain(value: object): boolean {
 
 /** Counts how often each object is reachable, refusing cycles and class instances. */
 function countReferences(value: unknown, counts: Map<object, number>, path: string, stack: Set<object>): void {
-  if (value === null || typeof value !== 'object') {
-    if (typeof value === 'function' || typeof value === 'bigint' || typeof value === 'symbol') throw new SnapshotError(`cannot save ${path}: a ${typeof value}`);
+  if (value === null || typeof value !== 'object' || value instanceof Uint8Array) {
+    if (typeof value === 'function' || typeof value === 'bigint' || typeof value === 'symbol') throw new SnapshotError([`cannot save ${path}: a ${typeof value}`]);
     return;
   }
   const seen = counts.get(value) ?? 0;
   counts.set(value, seen + 1);
   if (seen > 0) return;
-  if (stack.has(value)) throw new SnapshotError(`cannot save ${path}: a cycle`);
+  if (stack.has(value)) throw new SnapshotError([`cannot save ${path}: a cycle`]);
   stack.add(value);
   if (isMap(value)) for (const [key, inner] of value) countReferences(inner, counts, `${path}[${String(key)}]`, stack), countReferences(key, counts, path, stack);
   else if (value instanceof Set || Array.isArray(value)) [...(value as Iterable<unknown>)].forEach((inner, i) => countReferences(inner, counts, `${path}[${i}]`, stack));
   else if (isPlain(value)) for (const [key, inner] of Object.entries(value)) countReferences(inner, counts, `${path}.${key}`, stack);
-  else throw new SnapshotError(`cannot save ${path}: an instance of ${(value as { constructor?: { name?: string } }).constructor?.name ?? 'a class'}`);
+  else throw new SnapshotError([`cannot save ${path}: an instance of ${(value as { constructor?: { name?: string } }).constructor?.name ?? 'a class'}`]);
   stack.delete(value);
 }
 
@@ -71,6 +79,7 @@ class Encoder {
   encode(value: unknown): Encoded {
     if (value === undefined) return { $undefined: true };
     if (value === null || typeof value !== 'object') return value;
+    if (value instanceof Uint8Array) return { $bytes: Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64') };
     const known = this.shared.get(value);
     if (known !== undefined) return { $ref: known };
     if ((this.counts.get(value) ?? 0) > 1) {
@@ -89,40 +98,11 @@ class Encoder {
   }
 }
 
-class Decoder {
-  private readonly shared = new Map<number, unknown>();
-
-  decode(value: Encoded, path: string): unknown {
-    if (value === null || typeof value !== 'object') return value;
-    if (Array.isArray(value)) return value.map((inner, i) => this.decode(inner, `${path}[${i}]`));
-    const tagged = value as Record<string, unknown>;
-    if (tagged.$undefined === true) return undefined;
-    if (typeof tagged.$ref === 'number') {
-      if (!this.shared.has(tagged.$ref)) throw new SnapshotError(`${path}: reference to an object not seen before`);
-      return this.shared.get(tagged.$ref);
-    }
-    if (typeof tagged.$shared === 'number') {
-      const decoded = this.decode(tagged.value, path);
-      this.shared.set(tagged.$shared, decoded);
-      return decoded;
-    }
-    if (Array.isArray(tagged.$map)) return new Map(tagged.$map.map((entry, i) => this.pair(entry, `${path}[${i}]`)));
-    if (Array.isArray(tagged.$set)) return new Set(tagged.$set.map((inner, i) => this.decode(inner, `${path}[${i}]`)));
-    if (Array.isArray(tagged.$object)) return Object.fromEntries(tagged.$object.map((entry, i) => this.pair(entry, `${path}.${i}`)));
-    throw new SnapshotError(`${path}: not a snapshot value`);
-  }
-
-  private pair(entry: unknown, path: string): [unknown, unknown] {
-    if (!Array.isArray(entry) || entry.length !== 2) throw new SnapshotError(`${path}: expected a [key, value] pair`);
-    return [this.decode(entry[0], path), this.decode(entry[1], path)];
-  }
-}
-
 /** Reads the allocator's last IDs (its only state). */
 function allocatorState(world: World): Array<[IdKind, number]> {
   // IdAllocator keeps its counters private; a snapshot is the one reader that needs them all.
   const last = (world.ids as unknown as { last?: unknown }).last;
-  if (!(last instanceof Map)) throw new SnapshotError('cannot save the ID counters: IdAllocator changed shape');
+  if (!(last instanceof Map)) throw new SnapshotError(['cannot save the ID counters: IdAllocator changed shape']);
   return [...(last as Map<IdKind, number>)];
 }
 
@@ -143,44 +123,35 @@ export function snapshotWorld(world: World): WorldSnapshot {
   };
 }
 
-/** Checks that `document` is a snapshot this version restores; returns it typed. */
+/** Checks `document` whole (see the module comment); throws SnapshotError listing every problem. */
 export function checkSnapshot(document: unknown): WorldSnapshot {
-  const doc = document as Partial<WorldSnapshot> | null;
-  if (doc === null || typeof doc !== 'object' || doc.format !== SNAPSHOT_FORMAT) throw new SnapshotError(`not a saved world (expected format "${SNAPSHOT_FORMAT}")`);
-  if (doc.version !== SNAPSHOT_VERSION) throw new SnapshotError(`saved world version ${String(doc.version)} is not supported (this server reads version ${SNAPSHOT_VERSION})`);
-  if (typeof doc.featureLevel !== 'number' || typeof doc.pushConfigured !== 'boolean' || !Array.isArray(doc.ids) || doc.state === null || typeof doc.state !== 'object') {
-    throw new SnapshotError('saved world is incomplete (featureLevel, pushConfigured, ids and state are required)');
-  }
-  return doc as WorldSnapshot;
+  const { problems } = readSnapshot(document);
+  if (problems.length > 0) throw new SnapshotError(problems);
+  return document as WorldSnapshot;
 }
 
 /**
- * A new World holding the snapshot's state. Fields the snapshot lacks keep the empty state of a
- * new World; fields this World does not have are refused (a file from another program or version).
+ * A new World holding the snapshot's state, once the whole document was checked. Fields the
+ * snapshot lacks (other than the realm) keep the empty state of a new World.
  */
 export function restoreWorld(document: unknown, options: { clock?: Clock } = {}): World {
-  const snapshot = checkSnapshot(document);
-  const world = new World({ clock: options.clock ?? systemClock, featureLevel: snapshot.featureLevel, pushConfigured: snapshot.pushConfigured });
-  for (const [kind, id] of snapshot.ids) world.ids.reserve(kind, id);
+  const read = readSnapshot(document);
+  if (read.problems.length > 0) throw new SnapshotError(read.problems);
+  const world = new World({ clock: options.clock ?? systemClock, featureLevel: read.featureLevel, pushConfigured: read.pushConfigured });
+  for (const [kind, id] of read.counters) world.ids.reserve(kind, id);
   const target = world as unknown as Record<string, unknown>;
-  const decoder = new Decoder();
-  for (const [name, encoded] of Object.entries(snapshot.state)) {
-    if (NOT_STATE.has(name) || !Object.hasOwn(world, name)) throw new SnapshotError(`saved world has a field this server does not know: ${name}`);
-    const value = decoder.decode(encoded, name);
+  for (const [name, value] of read.fields) {
+    if (name === 'subscriptionsByStream') {
+      // Through subscribersOf, so that the per-user index is rebuilt with them.
+      for (const [streamId, subscribers] of value as Map<number, Map<number, never>>) for (const [userId, sub] of subscribers) world.subscribersOf(streamId).set(userId, sub);
+      continue;
+    }
     const current = target[name];
-    const wrongType = () => new SnapshotError(`saved world field ${name} has the wrong type`);
-    if (current instanceof Map) {
-      if (!(value instanceof Map)) throw wrongType();
-      for (const [key, inner] of value) current.set(key, inner);
-    } else if (current instanceof Set) {
-      if (!(value instanceof Set)) throw wrongType();
-      for (const inner of value) current.add(inner);
-    } else if (Array.isArray(current)) {
-      if (!Array.isArray(value)) throw wrongType();
-      current.push(...(value as unknown[]));
-    } else if (current === undefined || (typeof current === typeof value && !(value instanceof Map) && !(value instanceof Set) && !Array.isArray(value))) {
-      target[name] = value;
-    } else throw wrongType();
+    if (current instanceof Map) for (const [key, inner] of value as Map<unknown, unknown>) current.set(key, inner);
+    else if (current instanceof Set) for (const inner of value as Set<unknown>) current.add(inner);
+    else if (Array.isArray(current)) for (const inner of value as unknown[]) current.push(inner);
+    else target[name] = value;
   }
+  for (const user of world.users.values()) world.addUser(user);
   return world;
 }

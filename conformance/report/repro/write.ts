@@ -3,10 +3,11 @@
  * with every exchange of the failing case, its setup included (rule ids contain `/`, so the files
  * sit in one folder per resource).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { SuiteResult } from '../../results.js';
 import { USER_AGENT } from '../../client/api-client.js';
+import { makeDirectory } from '../directory.js';
 import { Redactor } from '../redact.js';
 import { harLog } from './har.js';
 import { reproScript } from './script.js';
@@ -40,7 +41,7 @@ export function writeReproductions(dir: string, result: SuiteResult, options: Re
     const exchanges = failure.reproduction;
     const redactor = options.redact ? new Redactor(options.secrets).learn(exchanges) : undefined;
     const base = join(dir, rule.id);
-    mkdirSync(dirname(base), { recursive: true });
+    makeDirectory(dirname(base));
     writeFileSync(`${base}.sh`, reproScript(rule, exchanges, { baseUrl: result.target.baseUrl, notes, ...(redactor ? { redactor } : {}) }), { mode: 0o755 });
     const har = harLog(exchanges, creator, `chat-conformance rule ${rule.id}: ${failure.message.split('\n')[0] ?? ''}`);
     writeFileSync(`${base}.har`, `${JSON.stringify(redactor ? redactor.value(har) : har, null, 2)}\n`);

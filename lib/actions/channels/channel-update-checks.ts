@@ -10,13 +10,14 @@ import { ApiError, badRequest, insufficientPermission, mustBeAdministrator, must
 import type { GroupSetting } from '../../entities/group.js';
 import type { RealmPermissionSetting } from '../../entities/realm.js';
 import { CHANNEL_PERMISSION_SETTINGS, type ChannelPermissionSetting, type Stream } from '../../entities/stream.js';
-import { isAdministrator, isModeratorOrAbove, isOwner, type User } from '../../entities/user.js';
+import { isAdministrator, isOwner, type User } from '../../entities/user.js';
 import { FEATURES } from '../../features.js';
 import { type GroupSettingInput, resolveGroupSetting } from '../../input/group-setting-input.js';
 import { hasChannelContentAccess } from '../../queries/channels/channel-access.js';
 import { channelSettingApiName } from '../../queries/channels/channels.js';
 import { groupSettingToApi, hasGroupSetting } from '../../queries/groups/groups.js';
 import { pythonStrip } from '../../input/topic-names.js';
+import { canSetDeleteMessagePolicy } from '../../queries/channels/channel-admin.js';
 import type { World } from '../../state/world.js';
 import { parseRetentionDays } from './channel-creation.js';
 import type { PermissionState } from './channel-update-events.js';
@@ -142,7 +143,7 @@ export function checkGroupSettingChanges(
     if (current && sameSetting(world, value, current)) continue;
     if (NEED_CONTENT_ACCESS.has(setting) && !hasChannelContentAccess(world, actor, stream)) throw contentAccessRequired();
     const isNobody = value.kind === 'group' && value.groupId === nobody;
-    if ((setting === 'can_delete_any_message_group' || setting === 'can_delete_own_message_group') && !isNobody && !isModeratorOrAbove(actor)) {
+    if ((setting === 'can_delete_any_message_group' || setting === 'can_delete_own_message_group') && !isNobody && !canSetDeleteMessagePolicy(world, actor)) {
       throw insufficientPermission();
     }
     resolved.set(setting, value);

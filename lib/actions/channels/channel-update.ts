@@ -13,6 +13,7 @@ import { accessChannelForAdministration } from '../../queries/channels/channel-a
 import { channelEmailAddress } from '../../queries/channels/channel-email.js';
 import { streamPostPolicy } from '../../queries/channels/channels.js';
 import { hasGroupSetting } from '../../queries/groups/groups.js';
+import { EMPTY_TOPIC_DISPLAY_NAME } from '../../input/topic-names.js';
 import { render } from '../../rendering/render.js';
 import type { World } from '../../state/world.js';
 import { unarchiveChannel } from './channel-archive.js';
@@ -54,11 +55,24 @@ function changesMoreThanNameOrDescription(input: ChannelUpdateInput): boolean {
   return groupSettings.size > 0 || Object.values(rest).some((value) => value !== undefined);
 }
 
-function checkTopicsPolicy(world: World, actor: User, policy: TopicsPolicy | undefined): void {
+/**
+ * `validate_topics_policy`: going back to `inherit` needs no permission; any other policy needs
+ * the realm's `can_set_topics_policy_group`; `empty_topic_only` needs a channel with no named topics.
+ */
+function checkTopicsPolicy(world: World, actor: User, stream: Stream, policy: TopicsPolicy | undefined): void {
   if (policy === undefined) return;
   if (policy === 'empty_topic_only' && !world.has(FEATURES.EMPTY_TOPIC_ONLY)) throw badRequest('Invalid topics_policy');
   const allowed = world.realm.settings.get('can_set_topics_policy_group');
-  if (!allowed || !hasGroupSetting(world, actor, allowed)) throw insufficientPermission();
+  if (policy !== 'inherit' && (!allowed || !hasGroupSetting(world, actor, allowed))) throw insufficientPermission();
+  if (policy === 'empty_topic_only' && channelHasNamedTopics(world, stream)) {
+    // Message text unconfirmed (the real server's CannotSetTopicsPolicyError).
+    throw badRequest(`To enable this configuration, all messages in this channel must be in the ${EMPTY_TOPIC_DISPLAY_NAME} topic. Consider renaming or deleting other topics.`);
+  }
+}
+
+function channelHasNamedTopics(world: World, stream: Stream): boolean {
+  for (const m of world.messages.values()) if (m.recipient.kind === 'stream' && m.recipient.streamId === stream.id && m.recipient.topic !== '') return true;
+  return false;
 }
 
 /** Validates the whole request, then applies it. */
@@ -72,7 +86,7 @@ export function updateChannel(world: World, actor: User, streamId: number, input
   checkDefaultChange(actor, input.isDefaultStream);
   const retention = checkRetentionChange(world, actor, input.messageRetentionDays);
   const unarchive = checkUnarchive(world, stream, input.isArchived);
-  checkTopicsPolicy(world, actor, input.topicsPolicy);
+  checkTopicsPolicy(world, actor, stream, input.topicsPolicy);
   // Newlines are not allowed in channel descriptions.
   const description = input.description?.replace(/\n/g, ' ');
   const newName = checkRename(world, stream, input.newName);

@@ -9,7 +9,7 @@ import { CHANNEL_SETTING_RULES } from '../../settings/defaults.js';
 import { badRequest, insufficientPermission } from '../../errors.js';
 import { type GroupSetting, namedGroup } from '../../entities/group.js';
 import { CHANNEL_PERMISSION_SETTINGS, type ChannelPermissionSetting, type Stream, type TopicsPolicy } from '../../entities/stream.js';
-import { isAdministrator, isModeratorOrAbove, type User } from '../../entities/user.js';
+import { isAdministrator, type User } from '../../entities/user.js';
 import { FEATURES } from '../../features.js';
 import { type GroupSettingInput, resolveGroupSetting } from '../../input/group-setting-input.js';
 import { hasChannelContentAccess } from '../../queries/channels/channel-access.js';
@@ -17,6 +17,7 @@ import { channelSettingApiName } from '../../queries/channels/channels.js';
 import { hasGroupSetting } from '../../queries/groups/groups.js';
 import { type Principal, resolvePrincipals } from '../../queries/users/principals.js';
 import { apiEmail } from '../../queries/users/users.js';
+import { canSetDeleteMessagePolicy } from '../../queries/channels/channel-admin.js';
 import type { World } from '../../state/world.js';
 import { addDefaultChannels, buildChannel, checkChannelCreation, type NewChannelSettings, parseRetentionDays, storeChannel } from './channel-creation.js';
 import { addSubscriptions } from './subscription-changes.js';
@@ -67,8 +68,8 @@ function resolveSettings(world: World, actor: User, input: SubscribeInput): Map<
     if (raw === undefined) continue;
     const value = resolveGroupSetting(world, channelSettingApiName(world, setting), raw, CHANNEL_SETTING_RULES.get(setting)!);
     const isNobody = value.kind === 'group' && value.groupId === nobody;
-    // Setting who may delete messages needs the realm's delete-policy permission (default: moderators).
-    if ((setting === 'can_delete_any_message_group' || setting === 'can_delete_own_message_group') && !isNobody && !isModeratorOrAbove(actor)) {
+    // Setting who may delete messages needs the realm's can_set_delete_message_policy_group (default: moderators).
+    if ((setting === 'can_delete_any_message_group' || setting === 'can_delete_own_message_group') && !isNobody && !canSetDeleteMessagePolicy(world, actor)) {
       throw insufficientPermission();
     }
     resolved.set(setting, value);

@@ -25,14 +25,13 @@ export function mentionedUserIds(rendered: string, world?: World): Set<number> {
   return ids;
 }
 
-/** Senders of, and reactors to, the messages of `message`'s topic, with `message`'s sender. */
-function topicParticipants(world: World, message: Message): Set<number> {
-  const participants = new Set([message.senderId]);
-  const here = message.recipient;
-  if (here.kind !== 'stream') return participants;
+/** Senders of, and reactors to, the messages of a channel topic, with `senderId`. */
+export function topicParticipants(world: World, streamId: number, topic: string, senderId: number): Set<number> {
+  const participants = new Set([senderId]);
+  const wanted = topic.toLowerCase();
   for (const other of world.messages.values()) {
     const there = other.recipient;
-    if (there.kind !== 'stream' || there.streamId !== here.streamId || there.topic.toLowerCase() !== here.topic.toLowerCase()) continue;
+    if (there.kind !== 'stream' || there.streamId !== streamId || there.topic.toLowerCase() !== wanted) continue;
     participants.add(other.senderId);
     for (const reaction of other.reactions) participants.add(reaction.userId);
   }
@@ -45,7 +44,8 @@ export function setMentionFlags(world: World, message: Message): void {
   const mentioned = mentionedUserIds(rendered, world);
   const channelWildcard = rendered.includes('<span class="user-mention channel-wildcard-mention" data-user-id="*">');
   const topicWildcard = rendered.includes('<span class="topic-mention">');
-  const participants = topicWildcard ? topicParticipants(world, message) : new Set<number>();
+  const here = message.recipient;
+  const participants = topicWildcard && here.kind === 'stream' ? topicParticipants(world, here.streamId, here.topic, message.senderId) : new Set([message.senderId]);
   for (const [userId, flags] of message.flags) {
     const set = (flag: string, on: boolean) => (on ? flags.add(flag) : flags.delete(flag));
     set('mentioned', mentioned.has(userId));

@@ -21,6 +21,9 @@ import {
   truncateTopic,
 } from '../../input/topic-names.js';
 import type { World } from '../../state/world.js';
+import { render } from '../../rendering/render.js';
+import { checkCanSendDirectMessage } from './policies/direct-message-permissions.js';
+import { checkMentionPermissions } from './policies/mention-permissions.js';
 import { defaultReadBySender, deliverMessage, type LocalEcho, normalizeContent } from './messages.js';
 
 export type SendType = 'direct' | 'private' | 'stream' | 'channel';
@@ -154,8 +157,14 @@ function allowedTypes(world: World): SendType[] {
   return types;
 }
 
-/** Validates and sends; returns the new message's ID. An error leaves no trace. */
-export function sendMessage(world: World, sender: User, request: SendRequest): number {
+export interface SendOutcome {
+  readonly id: number;
+  /** The sender's topic policy when sending changed it (`automatic_new_visibility_policy`). */
+  readonly automaticNewVisibilityPolicy?: number;
+}
+
+/** Validates and sends. An error leaves no trace. */
+export function sendMessage(world: World, sender: User, request: SendRequest): SendOutcome {
   if (!allowedTypes(world).includes(request.type)) throw badRequest('Invalid type');
   const isStream = request.type === 'stream' || request.type === 'channel';
   const topic = request.topic === undefined ? undefined : interpretSendTopic(world, request.topic);
@@ -183,16 +192,23 @@ export function sendMessage(world: World, sender: User, request: SendRequest): n
     const gone = users.find((user) => !user.isActive);
     if (gone) throw badRequest(`'${apiEmail(world, gone)}' is no longer using Zulip.`);
     const userIds = [...new Set([...users.map((u) => u.id), sender.id])].sort((a, b) => a - b);
+    checkCanSendDirectMessage(world, sender, users, userIds);
     recipient = { kind: 'direct', userIds };
   }
+  const rendered = render(world, content);
+  const place = recipient.kind === 'stream' ? { stream: world.streams.get(recipient.streamId) as Stream, topic: recipient.topic } : null;
+  checkMentionPermissions(world, rendered, place, sender, sender);
   const readBy = new Set((request.readBySender ?? defaultReadBySender(request.client)) ? [sender.id] : []);
+  let automatic: number | undefined;
   const message = deliverMessage(world, {
     sender,
     recipient,
     content,
+    rendered,
     client: request.client,
     readBy,
+    onAutomaticPolicy: (policy) => (automatic = policy),
     ...(request.localEcho ? { localEcho: request.localEcho } : {}),
   });
-  return message.id;
+  return { id: message.id, ...(automatic === undefined ? {} : { automaticNewVisibilityPolicy: automatic }) };
 }

@@ -12,7 +12,9 @@ import { render } from '../../rendering/render.js';
 import { pythonRstrip, truncateText } from '../../input/topic-names.js';
 import type { World } from '../../state/world.js';
 import { linkAttachmentsInContent } from '../personal/attachments.js';
-import { setMentionFlags } from './mention-flags.js';
+import { setAlertWordFlags } from './policies/alert-word-flags.js';
+import { mentionedUserIds, setMentionFlags } from './mention-flags.js';
+import { followTopicOnSend } from './policies/topic-participation.js';
 
 /** `max_message_length`. */
 export const MAX_MESSAGE_LENGTH = 10000;
@@ -35,10 +37,20 @@ export interface DeliverOptions {
   readonly recipient: Recipient;
   /** Already normalised content. */
   readonly content: string;
+  /** The content rendered, when the caller already rendered it to check its mentions. */
+  readonly rendered?: string;
   readonly client: string;
   /** Users whose row starts as read (the sender, unless `read_by_sender` is false). */
   readonly readBy: ReadonlySet<number>;
+  /** Told the sender's automatically set topic policy, when sending changed it. */
+  readonly onAutomaticPolicy?: (policy: number) => void;
   readonly localEcho?: LocalEcho;
+}
+
+function usersWhoMuted(world: World, senderId: number): Set<number> {
+  const muters = new Set<number>();
+  for (const [muterId, muted] of world.mutedUsers) if (muted.some((entry) => entry.id === senderId)) muters.add(muterId);
+  return muters;
 }
 
 /** A client's local echo: the queue that sent the message and the ID it gave it. */
@@ -64,7 +76,7 @@ function rowHolders(world: World, sender: User, recipient: Recipient): number[] 
  * queues deliver it per user.
  */
 export function deliverMessage(world: World, options: DeliverOptions): Message {
-  const rendered = render(world, options.content);
+  const rendered = options.rendered ?? render(world, options.content);
   const message: Message = {
     id: world.ids.next('message'),
     senderId: options.sender.id,
@@ -79,12 +91,15 @@ export function deliverMessage(world: World, options: DeliverOptions): Message {
     client: options.client,
     reactions: [],
   };
+  const muters = usersWhoMuted(world, options.sender.id);
   for (const id of rowHolders(world, options.sender, options.recipient)) {
     const flags = new Set<string>();
-    if (options.readBy.has(id)) flags.add('read');
+    // Messages from a user one muted arrive read (`do_send_messages`' muted_sender_user_ids).
+    if (options.readBy.has(id) || muters.has(id)) flags.add('read');
     message.flags.set(id, flags);
   }
   setMentionFlags(world, message);
+  setAlertWordFlags(world, message);
   world.messages.set(message.id, message);
   if (options.recipient.kind === 'stream') {
     const stream = world.streams.get(options.recipient.streamId);
@@ -92,6 +107,9 @@ export function deliverMessage(world: World, options: DeliverOptions): Message {
   }
   // `do_claim_attachments` runs before the message event is sent.
   linkAttachmentsInContent(world, message.id, message.content);
+  // Topic policies change (with their events) before the message event, as `do_send_messages` does.
+  const automatic = followTopicOnSend(world, message, mentionedUserIds(rendered));
+  if (automatic !== undefined) options.onAutomaticPolicy?.(automatic);
   sendMessageEvents(world, message, options.localEcho);
   return message;
 }

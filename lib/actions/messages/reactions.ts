@@ -11,6 +11,7 @@ import { FEATURES } from '../../features.js';
 import { actionAudience, ensureHistoricalRow } from '../../queries/messages/message-audience.js';
 import { accessMessage } from '../../queries/messages/messages.js';
 import { reactionEvent } from '../../queries/messages/reactions.js';
+import { followTopicOnReaction } from './policies/topic-participation.js';
 import type { World } from '../../state/world.js';
 
 export interface AddReactionRequest {
@@ -54,6 +55,7 @@ export function addReaction(world: World, user: User, messageId: number, request
   const reaction: Reaction = { userId: user.id, emojiName: existing?.emojiName ?? request.emojiName, emojiCode: code, reactionType: type };
   ensureHistoricalRow(message, user.id);
   message.reactions.push(reaction);
+  followTopicOnReaction(world, user, message);
   world.events.send(reactionEvent(world, 'add', message, reaction), actionAudience(world, [message]));
 }
 

@@ -12,7 +12,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import { isValidEmail } from '../../input/email.js';
 import { badRequest } from '../../errors.js';
-import type { SettingValue, User } from '../../entities/user.js';
+import { isAdministrator, type SettingValue, type User } from '../../entities/user.js';
+import { realmProperty } from '../../settings/realm-properties.js';
 import type { RateLimiter } from '../../state/rate-limit.js';
 import { isAvailableLanguage } from '../../queries/personal/user-settings.js';
 import { checkFullName, accessAudience } from '../../queries/users/users-admin.js';
@@ -67,6 +68,9 @@ function checkPasswordChange(world: World, user: User, change: OwnSettingsChange
  * is a confirmation email the user must follow, so nothing is stored here.
  */
 function checkEmailChange(world: World, user: User, requested: string): boolean {
+  if (realmProperty(world, 'email_changes_disabled') === true && !isAdministrator(user)) {
+    throw badRequest('Email address changes are disabled in this organization.');
+  }
   const email = requested.trim();
   if (email === user.deliveryEmail) return false;
   if (!isValidEmail(email)) throw badRequest('Invalid address.');
@@ -84,8 +88,10 @@ export function changeOwnSettings(world: World, user: User, change: OwnSettingsC
   if (change.newPassword !== undefined) checkPasswordChange(world, user, change, attempts);
   const emailChangeStarted = change.email !== undefined && checkEmailChange(world, user, change.email);
   // Like the real server: any different spelling is checked (and stored stripped), even one
-  // that strips to the current name.
-  const fullName = change.fullName !== undefined && change.fullName !== user.fullName ? checkFullName(change.fullName) : undefined;
+  // that strips to the current name; with name changes disabled a non-administrator's new name
+  // is dropped without an error.
+  const nameLocked = realmProperty(world, 'name_changes_disabled') === true && !isAdministrator(user);
+  const fullName = change.fullName !== undefined && change.fullName !== user.fullName && !nameLocked ? checkFullName(change.fullName, { world, exceptUserId: user.id }) : undefined;
   const settings = [...change.settings].filter(([name, value]) => currentSetting(user, name) !== value);
   const timezone = change.timezone !== undefined && change.timezone !== user.timezone ? change.timezone : undefined;
 

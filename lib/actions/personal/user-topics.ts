@@ -24,13 +24,22 @@ function checkChannel(world: World, user: User, streamId: number, policy: number
  */
 export function setUserTopicVisibility(world: World, user: User, streamId: number, topic: string, policy: number): void {
   checkChannel(world, user, streamId, policy);
+  storeUserTopicVisibility(world, user, streamId, topic, policy);
+}
+
+/**
+ * The change itself, for the server's own changes too (moves, automatic follows): the real
+ * server's `bulk_do_set_user_topic_visibility_policy`, which may skip the `muted_topics` event
+ * when another change follows at once. Returns whether anything changed.
+ */
+export function storeUserTopicVisibility(world: World, user: User, streamId: number, topic: string, policy: number, options: { skipMutedTopicsEvent?: boolean } = {}): boolean {
   const existing = findUserTopic(world, user.id, streamId, topic);
   const nowSeconds = Math.floor(world.now() / 1000);
   if (policy === VISIBILITY_POLICY.NONE) {
-    if (!existing) return;
+    if (!existing) return false;
     world.userTopics.get(user.id)?.delete(userTopicKey(streamId, topic));
   } else if (existing) {
-    if (existing.visibilityPolicy === policy) return;
+    if (existing.visibilityPolicy === policy) return false;
     existing.visibilityPolicy = policy;
     existing.lastUpdated = nowSeconds;
   } else {
@@ -41,9 +50,10 @@ export function setUserTopicVisibility(world: World, user: User, streamId: numbe
     }
     rows.set(userTopicKey(streamId, topic), { userId: user.id, streamId, topicName: topic, visibilityPolicy: policy, lastUpdated: nowSeconds });
   }
-  world.events.send({ type: 'muted_topics', muted_topics: mutedTopicsState(world, user) }, [user.id]);
+  if (options.skipMutedTopicsEvent !== true) world.events.send({ type: 'muted_topics', muted_topics: mutedTopicsState(world, user) }, [user.id]);
   world.events.send(
     { type: 'user_topic', stream_id: streamId, topic_name: topic, last_updated: nowSeconds, visibility_policy: policy },
     [user.id],
   );
+  return true;
 }

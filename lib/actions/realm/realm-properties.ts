@@ -69,6 +69,6 @@ export function applyRealmProperties(world: World, planned: readonly PlannedProp
   return planned.map(({ def, value }) => {
     def.set(world, value);
     world.events.send({ type: 'realm', op: 'update', property: def.name, value }, everyone);
-    return [def.name, def.isString ? 'updated' : value];
+    return [def.name, def.isString ? 'updated' : def.responseValue ? def.responseValue(value) : value];
   });
 }

@@ -45,7 +45,7 @@ function checkNewOwner(world: World, ownerId: number): User {
 function planPatch(world: World, actor: User, bot: User, patch: BotPatch) {
   let fullName: string | undefined;
   if (patch.fullName !== undefined) {
-    const name = checkFullName(patch.fullName);
+    const name = checkFullName(patch.fullName, { world, exceptUserId: bot.id });
     // An unchanged name is silently accepted (the web app always sends it).
     if (name !== bot.fullName) {
       checkBotNameAvailable(world, name, bot.id);

@@ -45,7 +45,7 @@ function planBot(world: World, owner: User, input: NewBot) {
   const short = checkShortName(input.shortName);
   // Every bot but an incoming webhook has a service, named after the bot unless given.
   const serviceName = input.botType === BOT_TYPE.INCOMING_WEBHOOK ? input.serviceName : input.serviceName || short;
-  const fullName = checkFullName(input.fullName);
+  const fullName = checkFullName(input.fullName, { world, exceptUserId: null });
   // Bots get addresses in the realm's bot domain, which on a development server (whose host has
   // a port) is the fake email domain.
   const email = `${short}-bot@${world.realm.fakeEmailDomain}`;

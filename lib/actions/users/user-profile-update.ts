@@ -105,7 +105,7 @@ export function updateUser(world: World, actor: User, userId: number, update: Us
     }
   }
   const raw = update.fullName;
-  const fullName = raw !== undefined && raw !== target.fullName && raw.trim() !== '' ? checkFullName(raw) : undefined;
+  const fullName = raw !== undefined && raw !== target.fullName && raw.trim() !== '' ? checkFullName(raw, { world, exceptUserId: target.id }) : undefined;
   const fields = update.profileData === undefined ? [] : planProfileData(world, update.profileData);
 
   if (roleChanges) {

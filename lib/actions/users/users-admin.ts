@@ -34,7 +34,7 @@ export interface NewUser {
 /** `POST /users`: checks in the real server's order, then creates a member with the realm's defaults. */
 export function createUser(world: World, input: NewUser): User {
   if (world.has(FEATURES.CREATE_USERS_PERMISSION) && !world.realm.canCreateUsers) throw badRequest('User not authorized to create users');
-  const fullName = checkFullName(input.fullName);
+  const fullName = checkFullName(input.fullName, { world, exceptUserId: null });
   if (!isValidEmail(input.email)) throw badRequest('Bad name or username');
   if (world.usersByEmail.has(input.email.toLowerCase())) throw badRequest(`Email '${input.email}' already in use`);
   const id = world.ids.next('user');

@@ -42,3 +42,13 @@ export function accessChannelForAdministration(world: World, user: User, streamI
   if (hasChannelContentAccess(world, user, stream)) throw cannotAdministerChannel();
   throw badRequest('Invalid channel ID');
 }
+
+/**
+ * Who may change a channel's `can_delete_any_message_group` / `can_delete_own_message_group`:
+ * administrators, and members of the realm's `can_set_delete_message_policy_group` (level 407).
+ */
+export function canSetDeleteMessagePolicy(world: World, user: User): boolean {
+  if (isAdministrator(user)) return true;
+  const setting = world.realm.settings.get('can_set_delete_message_policy_group');
+  return setting !== undefined && hasGroupSetting(world, user, setting, { allowEveryone: false });
+}

@@ -39,7 +39,7 @@ export const REALM_GROUP_SETTING_RULES: ReadonlyMap<RealmPermissionSetting, Real
   ['can_delete_own_message_group', rule(true, true)],
   ['can_invite_users_group', rule(true, false)],
   ['can_manage_all_groups', rule(false, false)],
-  ['can_manage_billing_group', rule(true, false)],
+  ['can_manage_billing_group', rule(false, false)],
   ['can_mention_many_users_group', rule(true, true)],
   ['can_move_messages_between_channels_group', rule(true, false)],
   ['can_move_messages_between_topics_group', rule(true, true)],

@@ -2,6 +2,7 @@
 import { Audience } from '../../state/audience.js';
 import { badRequest } from '../../errors.js';
 import { isAdministrator, isOwner, type User } from '../../entities/user.js';
+import { realmProperty } from '../../settings/realm-properties.js';
 import type { World } from '../../state/world.js';
 import { canAccessUser } from './access.js';
 
@@ -41,7 +42,7 @@ const UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Cn}\p{Co}\p{Cs}]/u;
  * The real server's `check_full_name`: strips, then refuses names over 100 or under 2 code
  * points, forbidden or unprintable characters, and raw names ending in `|<digits>` (the mention syntax).
  */
-export function checkFullName(raw: string): string {
+export function checkFullName(raw: string, unique?: UniqueNameScope): string {
   const name = raw.trim();
   const length = [...name].length;
   if (length > MAX_NAME_LENGTH) throw badRequest('Name too long!');
@@ -50,5 +51,25 @@ export function checkFullName(raw: string): string {
   // On the raw name, as Python's `re.search(r"\|\d+$", full_name_raw)`: Unicode digits, and `$`
   // also matches before a final newline; so `Bob|12 ` passes and `Bob|12\n` does not.
   if (/\|\p{Nd}+\n?$/u.test(raw)) throw badRequest('Invalid format!');
+  if (unique && realmProperty(unique.world, 'require_unique_names') === true) checkUniqueName(unique, name);
   return name;
+}
+
+/** The realm whose names a new name is compared with, and the user it belongs to (if any). */
+export interface UniqueNameScope {
+  readonly world: World;
+  readonly exceptUserId: number | null;
+}
+
+/** NFKC, then Python's `casefold` approximated by upper- then lowercasing (ß and ss meet). */
+const nameKey = (name: string): string => name.normalize('NFKC').toUpperCase().toLowerCase();
+
+/** `require_unique_names`: no other account, bots and deactivated users included, has the name. */
+function checkUniqueName(scope: UniqueNameScope, name: string): void {
+  const key = nameKey(name);
+  for (const user of scope.world.users.values()) {
+    if (user.id !== scope.exceptUserId && !user.isSystemBot && nameKey(user.fullName) === key) {
+      throw badRequest('Unique names required in this organization.');
+    }
+  }
 }

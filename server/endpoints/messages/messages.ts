@@ -30,7 +30,7 @@ const send = authed({
     read_by_sender: json(bool).availableFrom(FEATURES.READ_BY_SENDER),
   },
   run({ world, user, params, request }, args) {
-    const id = sendMessage(world, user, {
+    const sent = sendMessage(world, user, {
       type: args.type,
       to: args.to,
       topic: args.topic,
@@ -39,7 +39,8 @@ const send = authed({
       ...(args.queue_id !== undefined && args.local_id !== undefined ? { localEcho: { queueId: args.queue_id, localId: args.local_id } } : {}),
       client: clientName(params.body.get('client') ?? params.query.get('client'), request.headers.get('user-agent')),
     });
-    return { id };
+    const automatic = sent.automaticNewVisibilityPolicy;
+    return automatic !== undefined && world.has(FEATURES.AUTOMATIC_VISIBILITY_POLICY_RESPONSE) ? { id: sent.id, automatic_new_visibility_policy: automatic } : { id: sent.id };
   },
 });
 

@@ -2,6 +2,7 @@
  * Organization settings: `PATCH /realm/user_settings_defaults` (section 4.3, level 96) and a
  * minimal `PATCH /realm` (message editing, waiting period, moderation channel, group settings).
  */
+import { type AnnouncementSetting, applyAnnouncementChannels, planAnnouncementChannels } from '../../../lib/actions/realm/announcement-channels.js';
 import { applyRealmProperties, planRealmProperties } from '../../../lib/actions/realm/realm-properties.js';
 import { type GroupSettingChange, updateRealm } from '../../../lib/actions/realm/realm-settings.js';
 import { updateUserSettingsDefaults } from '../../../lib/actions/realm/user-settings-defaults.js';
@@ -62,6 +63,11 @@ const updateRealmSettings = authed({
     message_content_edit_limit_seconds: json(union(int, strSchema)),
     message_edit_history_visibility_policy: literalStr('all', 'moves', 'none').availableFrom(FEATURES.EDIT_HISTORY_VISIBILITY_POLICY),
     moderation_request_channel_id: json(int),
+    new_stream_announcements_stream_id: json(int).availableFrom(FEATURES.ANNOUNCEMENT_RENAMES),
+    notifications_stream_id: json(int).availableBefore(FEATURES.ANNOUNCEMENT_RENAMES),
+    signup_announcements_stream_id: json(int).availableFrom(FEATURES.ANNOUNCEMENT_RENAMES),
+    signup_notifications_stream_id: json(int).availableBefore(FEATURES.ANNOUNCEMENT_RENAMES),
+    zulip_update_announcements_stream_id: json(int).availableFrom(FEATURES.UPDATE_ANNOUNCEMENTS),
     waiting_period_threshold: json(int).check((value, name) => {
       if (value < 0) throw badRequest(`${name} is too small`);
     }),
@@ -74,6 +80,7 @@ const updateRealmSettings = authed({
     }
     // Every setting is validated before any is applied.
     const properties = planRealmProperties(world, user, realmPropertyInput(args));
+    const announcements = planAnnouncementChannels(world, user, announcementInput(args));
     const data = updateRealm(world, user, {
       groupSettings,
       ...(args.allow_message_editing === undefined ? {} : { allowMessageEditing: args.allow_message_editing }),
@@ -82,9 +89,28 @@ const updateRealmSettings = authed({
       ...(args.moderation_request_channel_id === undefined ? {} : { moderationRequestChannelId: args.moderation_request_channel_id }),
       ...(args.waiting_period_threshold === undefined ? {} : { waitingPeriodThreshold: args.waiting_period_threshold }),
     });
-    return { ...data, ...Object.fromEntries(applyRealmProperties(world, properties)) };
+    const channels = applyAnnouncementChannels(world, announcements);
+    return { ...data, ...Object.fromEntries(channels), ...Object.fromEntries(applyRealmProperties(world, properties)) };
   },
 });
+
+/** The announcement channels sent, under either level's names. */
+interface AnnouncementArgs {
+  readonly new_stream_announcements_stream_id?: number | undefined;
+  readonly notifications_stream_id?: number | undefined;
+  readonly signup_announcements_stream_id?: number | undefined;
+  readonly signup_notifications_stream_id?: number | undefined;
+  readonly zulip_update_announcements_stream_id?: number | undefined;
+}
+
+function announcementInput(args: AnnouncementArgs): Map<AnnouncementSetting, number> {
+  const sent: Array<[AnnouncementSetting, number | undefined]> = [
+    ['new_stream_announcements_stream_id', args.new_stream_announcements_stream_id ?? args.notifications_stream_id],
+    ['signup_announcements_stream_id', args.signup_announcements_stream_id ?? args.signup_notifications_stream_id],
+    ['zulip_update_announcements_stream_id', args.zulip_update_announcements_stream_id],
+  ];
+  return new Map(sent.filter((entry): entry is [AnnouncementSetting, number] => entry[1] !== undefined));
+}
 
 export const routes: RouteDef[] = [
   { path: '/realm', methods: { PATCH: updateRealmSettings } },

@@ -33,6 +33,8 @@ import {
   truncateTopic,
 } from '../../../input/topic-names.js';
 import type { World } from '../../../state/world.js';
+import { render } from '../../../rendering/render.js';
+import { checkMentionPermissions } from '../policies/mention-permissions.js';
 import { checkStreamSendAccess } from '../message-send.js';
 import type { StreamEditPlan } from './edit-plan.js';
 import { applyDirectEdit, applyStreamEdit, checkChangeAllTimeLimit } from './message-move.js';
@@ -81,6 +83,14 @@ function validatePayload(world: World, message: Message, topic: string | undefin
 
 /** New content: blank becomes `(deleted)`, then the send-time normalisation. */
 const contentForEdit = (content: string): string => normalizeContent(pythonRstrip(content) === '' ? '(deleted)' : content);
+
+/** The mention rules of `check_update_message`: wildcards as the sender, groups as the editor. */
+function checkEditedMentions(world: World, editor: User, message: Message, content: string): void {
+  const sender = world.users.get(message.senderId) ?? editor;
+  const here = message.recipient;
+  const place = here.kind === 'stream' ? { stream: world.streams.get(here.streamId) as Stream, topic: here.topic } : null;
+  checkMentionPermissions(world, render(world, content), place, sender, editor);
+}
 
 /** `access_stream_by_id_for_message`: content access to an active channel. */
 function targetStream(world: World, user: User, streamId: number): Stream {
@@ -158,6 +168,7 @@ export function editMessage(world: World, user: User, messageId: number, request
   let topic = request.topic === undefined ? undefined : renameGeneralChat(world, pythonStrip(request.topic));
   if (topic !== undefined && topic === topicOf(message)) topic = undefined;
   validatePayload(world, message, topic, request);
+  if (request.content !== undefined) checkEditedMentions(world, user, message, contentForEdit(request.content));
   const attachedBefore = attachmentsOfMessage(world, message.id);
   if (message.recipient.kind === 'direct') {
     applyDirectEdit(world, user, message, contentForEdit(request.content as string));

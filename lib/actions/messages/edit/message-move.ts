@@ -15,9 +15,11 @@ import { topicLinks } from '../../../rendering/topic-links.js';
 import type { World } from '../../../state/world.js';
 import { linkAttachmentsInContent } from '../../personal/attachments.js';
 import type { StreamEditPlan } from './edit-plan.js';
+import { setAlertWordFlags } from '../policies/alert-word-flags.js';
 import { setMentionFlags } from '../mention-flags.js';
 import { groupByFlags } from '../messages.js';
 import { sendMoveNotifications } from './move-notifications.js';
+import { migrateUserTopics } from './move-user-topics.js';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
@@ -47,6 +49,7 @@ function applyContent(world: World, message: Message, content: string, event: Up
   // `check_attachment_reference_change`: uploads named by the new content only are claimed, the others let go.
   linkAttachmentsInContent(world, message.id, content);
   setMentionFlags(world, message);
+  setAlertWordFlags(world, message);
 }
 
 function sendUpdate(world: World, message: Message, event: UpdateEvent, userIds: Iterable<number>): void {
@@ -162,6 +165,7 @@ export function applyStreamEdit(world: World, user: User, plan: StreamEditPlan):
   }
   const rowHolders = new Set([...message.flags.keys()].filter((id) => !rows.losingRows.has(id)));
   const changed = messagesToChange(world, user, plan);
+  const targetHadMessages = moved && topicHasMessagesBesides(world, plan.targetStream.id, plan.targetTopic, new Set(changed));
   const countsAsMove = moved && !plan.resolved && !plan.unresolved;
   for (const m of changed) {
     m.editHistory.unshift(m === message ? { ...history, ...moveKeys } : { ...moveKeys });
@@ -179,8 +183,17 @@ export function applyStreamEdit(world: World, user: User, plan: StreamEditPlan):
       rows.losingAccess,
     );
   }
+  const movedAll = moved && movedAllVisible(world, user, plan);
+  if (movedAll) migrateUserTopics(world, plan, rows.losingAccess, targetHadMessages);
   sendUpdate(world, message, event, [...rowHolders, ...subscribersToNotify(world, plan, rowHolders, rows.losingAccess)]);
-  if (moved) sendMoveNotifications(world, user, plan, changedIds, movedAllVisible(world, user, plan));
+  if (moved) sendMoveNotifications(world, user, plan, changedIds, movedAll);
+}
+
+function topicHasMessagesBesides(world: World, streamId: number, topic: string, excluded: ReadonlySet<Message>): boolean {
+  for (const m of world.messages.values()) {
+    if (!excluded.has(m) && m.recipient.kind === 'stream' && m.recipient.streamId === streamId && sameTopic(m.recipient.topic, topic)) return true;
+  }
+  return false;
 }
 
 /** Whether the user moved every message of the old topic that they can see. */

@@ -12,6 +12,7 @@ import { silentMention, streamMessageUrl, topicLinkSyntax } from '../../../rende
 import type { World } from '../../../state/world.js';
 import type { StreamEditPlan } from './edit-plan.js';
 import { sendNotificationBotMessage } from '../notification-bot.js';
+import { undoRecentResolveNotice } from './resolve-undo.js';
 
 /**
  * Who reads the resolve notice automatically (FL 385 `resolved_topic_notice_auto_read_policy`):
@@ -71,7 +72,8 @@ function oldThreadText(user: User, plan: StreamEditPlan, count: number, movedAll
 /** Resolve notice for a pure topic (un)resolve; breadcrumbs in the new and old topics. */
 export function sendMoveNotifications(world: World, user: User, plan: StreamEditPlan, changedIds: readonly number[], movedAll: boolean): void {
   const topicOnly = plan.topicEdited && plan.newContent === undefined && !plan.streamEdited;
-  if (topicOnly && (plan.resolved || plan.unresolved)) {
+  const undone = topicOnly && (plan.resolved || plan.unresolved) && undoRecentResolveNotice(world, user, plan.origStream.id, plan.targetTopic);
+  if (topicOnly && (plan.resolved || plan.unresolved) && !undone) {
     const text = `${silentMention(user)} has marked this topic as ${plan.resolved ? 'resolved' : 'unresolved'}.`;
     sendNotificationBotMessage(world, { kind: 'stream', streamId: plan.origStream.id, topic: plan.targetTopic }, text, {
       readBy: resolveNoticeReaders(world, user, plan),

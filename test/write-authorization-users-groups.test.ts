@@ -1,0 +1,15 @@
+/**
+ * Refused writes (test/support/write-auth-users.ts, test/support/write-auth-groups.ts): for each route, role and
+ * target the real server refuses, the same status and code here, and a world unchanged by it.
+ */
+import t from 'tap';
+import { USER_RULES } from './support/write-auth-users.js';
+import { GROUP_RULES } from './support/write-auth-groups.js';
+import { checkRefusals } from './support/write-auth.js';
+import { buildScene } from './support/write-scene.js';
+
+t.test('every refused write is refused as the real server refuses it, and changes nothing', async (t) => {
+  const scene = await buildScene();
+  t.teardown(() => scene.s.app.close());
+  await checkRefusals(t, [...USER_RULES, ...GROUP_RULES], scene);
+});
