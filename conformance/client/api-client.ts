@@ -1,11 +1,13 @@
 /**
  * The suite's HTTP client: undici with an injectable `Dispatcher` (an in-process target or a real
  * connection pool), HTTP Basic credentials, parameters encoded as real clients send them, every
- * exchange recorded, and 429 `RATE_LIMIT_HIT` answered by waiting `Retry-After` (capped).
+ * exchange recorded, and 429 `RATE_LIMIT_HIT` answered by waiting `Retry-After` (capped), a wait
+ * no deadline of the run counts (see `rate-limit-waits.ts`).
  */
 import type { Dispatcher } from 'undici';
 import { basicAuthorization, type FilePart, formEncode, multipartEncode, type Params, paramPairs } from './encode.js';
 import type { Exchange, Transcript } from './exchange.js';
+import { type Deadline, RateLimitWaits } from './rate-limit-waits.js';
 import { exchangeRaw } from './transport.js';
 
 export type JsonObject = Readonly<Record<string, unknown>>;
@@ -46,6 +48,13 @@ export interface RateLimitPolicy {
   readonly maxWaitMs: number;
 }
 
+/**
+ * The policy of cleanups: wait out every `Retry-After`, however often and long, so that a restore
+ * is never abandoned only because of the rate limit. A 429 without a usable `Retry-After` still
+ * returns as it is.
+ */
+export const UNTIL_ANSWERED: RateLimitPolicy = { maxRetries: Number.POSITIVE_INFINITY, maxWaitMs: Number.POSITIVE_INFINITY };
+
 export interface ClientConfig {
   /** Scheme and host (and port) of the target, e.g. `http://localhost:9991`. */
   readonly baseUrl: string;
@@ -57,6 +66,8 @@ export interface ClientConfig {
   /** Longest wait for one answer (headers and body), in ms; none when undefined. */
   readonly requestTimeoutMs?: number;
   readonly rateLimit?: RateLimitPolicy;
+  /** The run's rate-limit waits and deadline clock (default: one of this client's own). */
+  readonly waits?: RateLimitWaits;
   readonly userAgent?: string;
   /** Called before waiting out a rate limit (for notes in the report). */
   readonly onRateLimited?: (waitMs: number, url: string) => void;
@@ -104,20 +115,6 @@ function requestSignal(signal: AbortSignal | undefined, timeoutMs: number | unde
 const DEFAULT_RATE_LIMIT: RateLimitPolicy = { maxRetries: 4, maxWaitMs: 65_000 };
 export const USER_AGENT = 'chat-conformance/0.1.0';
 
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
 
 function parseJson(text: string): unknown {
   try {
@@ -128,7 +125,19 @@ function parseJson(text: string): unknown {
 }
 
 export class ApiClient {
-  constructor(readonly config: ClientConfig) {}
+  readonly config: ClientConfig;
+  /** Shared by every client derived from this one (`withAuthorization`, `withCredentials`). */
+  readonly waits: RateLimitWaits;
+
+  constructor(config: ClientConfig) {
+    this.waits = config.waits ?? new RateLimitWaits();
+    this.config = { ...config, waits: this.waits };
+  }
+
+  /** A deadline `ms` ahead that does not count this run's rate-limit waits (event waits use it). */
+  deadline(ms: number): Deadline {
+    return this.waits.deadline(ms);
+  }
 
   /** The same client with other credentials (`undefined`: none). */
   withAuthorization(authorization: string | undefined): ApiClient {
@@ -171,7 +180,7 @@ export class ApiClient {
       if (!Number.isFinite(seconds) || seconds < 0 || seconds * 1000 > policy.maxWaitMs) return reply;
       const waitMs = Math.ceil(seconds * 1000) + 50;
       this.config.onRateLimited?.(waitMs, reply.exchange.url);
-      await sleep(waitMs, this.config.signal);
+      await this.waits.wait(waitMs, this.config.signal);
     }
   }
 
