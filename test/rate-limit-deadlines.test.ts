@@ -145,3 +145,18 @@ t.test('an event wait does not count the time a poll spends waiting out the rate
   t.equal(client.waits.totals().waits, 1);
   await dispatcher.close();
 });
+
+t.test('a deadline stands still while any wait is in progress, once for waits that overlap', async (t) => {
+  const waits = new RateLimitWaits();
+  const deadline = waits.deadline(200);
+  const started = performance.now();
+  await Promise.all([waits.wait(150), waits.wait(150), new Promise((resolve) => setTimeout(resolve, 50)).then(() => waits.wait(150))]);
+  const paused = performance.now() - started;
+  t.ok(paused >= 190, `the overlapping waits took ${Math.round(paused)} ms`);
+  const remaining = deadline.remainingMs();
+  t.ok(remaining > 150 && remaining <= 200, `the deadline kept ${Math.round(remaining)} of its 200 ms, and gained none from the 450 ms the waits asked for`);
+  t.notOk(deadline.passed);
+  await new Promise((resolve) => setTimeout(resolve, 210));
+  t.ok(deadline.passed, 'it passes once its own time is spent');
+  t.same(waits.totals(), { waits: 3, waitedMs: 450 });
+});
