@@ -57,9 +57,11 @@ const out: string[] = [
 ];
 const NONE = '(no credentials, or refused ones)';
 const identities = tally(requests.map((request) => request.identity ?? NONE));
-const shown = identities.slice(0, top);
+/** The run's own identities and the busiest throwaway users; the rest are summed up. */
+const SHOWN_USERS = 10;
+const shown = identities.slice(0, SHOWN_USERS);
 for (const { key, count: n } of shown) out.push(`  ${count(n).padStart(7)}  ${labels.get(key) ?? key}`);
-if (identities.length > shown.length) out.push(`  ... ${identities.length - shown.length} more users (throwaway users of single rules), ${count(identities.slice(top).reduce((sum, entry) => sum + entry.count, 0))} requests`);
+if (identities.length > shown.length) out.push(`  ... ${identities.length - shown.length} more users (throwaway users of single rules), ${count(identities.slice(SHOWN_USERS).reduce((sum, entry) => sum + entry.count, 0))} requests`);
 
 const limited = identities.filter((entry) => entry.key !== NONE);
 const busiest = limited[0];

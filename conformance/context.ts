@@ -53,7 +53,7 @@ export interface RunEnvironment {
 
 interface ClientSettings {
   readonly signal: AbortSignal;
-  /** Default: the run's (`--rate-limit` policy of the library, else the client's default). */
+  /** Default: the run's policy (`RunOptions.rateLimit`), else the client's own. */
   readonly rateLimit?: RateLimitPolicy;
   readonly onRateLimited?: (waitMs: number, url: string) => void;
 }
