@@ -39,7 +39,7 @@ const heap = (): number => {
 async function queues(count: number, messages: number): Promise<void> {
   const { createApp, makeRequest } = await import('../server/index.js');
   const { eventQueues } = await import('../lib/events/queues.js');
-  const { DEFAULT_CAPABILITIES } = await import('../lib/events/queue-options.js');
+  const { DEFAULT_CAPABILITIES } = await import('../lib/entities/client-capabilities.js');
   const app = createApp({ logger: () => undefined });
   const world = app.world;
   const verona = world.streamByName('Verona');

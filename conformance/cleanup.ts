@@ -6,8 +6,8 @@
  */
 import type { ApiClient } from './client/api-client.js';
 import { RateLimitWaits } from './client/rate-limit-waits.js';
+import type { Need } from './credentials/types.js';
 import { describeError } from './errors.js';
-import type { Need } from './rules/types.js';
 
 export interface CleanupContext {
   /** A client for one of the rule's identities, not tied to the rule's timeout. */

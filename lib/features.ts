@@ -73,6 +73,7 @@ export const FEATURES = {
   HISTORY_PUBLIC_ALONE: f(136, 'PATCH /streams/{stream_id}: history_public_to_subscribers applies without is_private'),
   READ_RECEIPTS: f(137, 'register: realm_enable_read_receipts'),
   EDIT_LIMIT_NULL: f(138, 'realm_message_content_edit_limit_seconds: null for no limit (was 0)'),
+  IS_MUTED_EVENT: f(139, 'muting a subscription also sends a subscription update event for is_muted (only in_home_view before)'),
   EMOJI_DATA_URL: f(140, 'register: server_emoji_data_url'),
   CAN_REMOVE_SUBSCRIBERS_GROUP: f(142, 'subscribe: can_remove_subscribers_group (named _id before 197)'),
   BOT_OWNER_UNSUBSCRIBE: f(145, 'users may unsubscribe the bots they own'),

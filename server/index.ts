@@ -162,4 +162,4 @@ export { snapshotWorld, restoreWorld, SnapshotError, type WorldSnapshot } from '
 export { StateFileError } from './dev/state-file.js';
 export { waitForEvent, EventWaitTimeout, type WaitForEventOptions } from './app/wait-for-event.js';
 export type { EventQueueOptions } from './app/event-options.js';
-export type { ChatEvent } from '../lib/events/hub.js';
+export type { ChatEvent } from '../lib/state/event-hub.js';

@@ -1,6 +1,7 @@
 /**
- * The deviation table, the README and the server agree: every known deviation is listed once in
- * the README with the side this server takes, and `--strict-docs` passes against this server.
+ * The deviation table, the deviations page (docs/deviations.md) and the server agree: every known
+ * deviation is listed once on that page with the side this server takes, and `--strict-docs`
+ * passes against this server.
  */
 import { readFileSync } from 'node:fs';
 import t from 'tap';
@@ -8,24 +9,24 @@ import { DEVIATIONS } from '../conformance/deviations.js';
 import { runSuite } from '../conformance/index.js';
 import { brokenApp } from './support/conformance.js';
 
-const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-/** The rows of the README's deviation table: from its header to the first line that is not a row. */
-const lines = readme.split('\n');
+const page = readFileSync(new URL('../../docs/deviations.md', import.meta.url), 'utf8');
+/** The rows of the page's deviation table: from its header to the first line that is not a row. */
+const lines = page.split('\n');
 const header = lines.findIndex((line) => line.startsWith('| Deviation | Point |'));
 const end = lines.findIndex((line, i) => i > header && !line.startsWith('|'));
 const rows = lines.slice(header + 2, end);
 
-t.test('the README lists every deviation once, with the side this server takes', async (t) => {
+t.test('the deviations page lists every deviation once, with the side this server takes', async (t) => {
   for (const deviation of DEVIATIONS) {
     const listed = rows.filter((line) => line.startsWith(`| \`${deviation.id}\` |`));
     t.equal(listed.length, 1, `${deviation.id} is listed once`);
     const side = listed[0]?.split('|')[3]?.trim() ?? '';
-    t.ok(side.startsWith(`${deviation.reference}:`), `${deviation.id}: README says '${side.split(':')[0]}', the table '${deviation.reference}'`);
+    t.ok(side.startsWith(`${deviation.reference}:`), `${deviation.id}: the page says '${side.split(':')[0]}', the table '${deviation.reference}'`);
   }
   t.same(
     rows.map((line) => /^\| `([a-z0-9-]+)`/.exec(line)?.[1]).filter((id) => !DEVIATIONS.some((d) => d.id === id)),
     [],
-    'no README row without a table entry',
+    'no row on the page without a table entry',
   );
 });
 

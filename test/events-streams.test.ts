@@ -196,6 +196,16 @@ t.test('subscription properties: subscription/update to the user (in_home_view, 
   checkRecipients(t, everyone.received(), isEvent('subscription', 'update'), [s.id(HAMLET)], 'subscription/update');
 });
 
+t.test('before level 139 muting sends only the in_home_view subscription update, not is_muted; the user converges', async (t) => {
+  const s = testServer({ featureLevel: 138 });
+  const denmark = s.streamId('Denmark');
+  const [hamlet] = await checkEventsConvergeFor(t, [s.as(HAMLET)], {
+    ...CHANNELS,
+    action: () => s.as(HAMLET).post('/users/me/subscriptions/properties', { subscription_data: [{ stream_id: denmark, property: 'is_muted', value: true }] }),
+  });
+  t.same(strip(hamlet).map((e) => [e.property, e.value]), [['in_home_view', false]]);
+});
+
 t.test('legacy topic muting: muted_topics and user_topic events; the user converges', async (t) => {
   const s = testServer();
   const [hamlet] = await checkEventsConvergeFor(t, [s.as(HAMLET)], {

@@ -1,8 +1,9 @@
 /**
- * The published package: `npm pack` ships LICENSE, the rule authors' guide and the TypeScript
- * sources every shipped source map points at, no script that runs on a consumer's install, and a
- * tarball whose two entry points import (as ESM, and from CommonJS through `await import`).
- * Dependencies are not downloaded: the scratch project links them from this checkout.
+ * The published package: `npm pack` ships LICENSE, the rule authors' guide, the reference pages the
+ * README links (docs/) and the TypeScript sources every shipped source map points at, no script
+ * that runs on a consumer's install, and a tarball whose two entry points import (as ESM, and from
+ * CommonJS through `await import`) and type-check in a strict TypeScript consumer. Dependencies
+ * are not downloaded: the scratch project links them from this checkout.
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -22,14 +23,14 @@ function exec(file: string, args: readonly string[], cwd: string): Promise<{ cod
   });
 }
 
-t.test('npm pack ships the license, the guide, the sources of every source map, and no consumer install script', async (t) => {
+t.test('npm pack ships the license, the guide, the reference pages, the sources of every source map and no consumer install script, and its entry points import and type-check', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'package-'));
   // --ignore-scripts: the build is this checkout's dist (prepack would rebuild it under other tests).
   const packed = await exec('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], ROOT);
   t.equal(packed.code, 0, packed.stderr);
   const [info] = JSON.parse(packed.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
   const files = new Set(info!.files.map((file) => file.path));
-  for (const path of ['LICENSE', 'README.md', 'conformance/README.md', 'package.json', 'dist/server/index.js', 'dist/conformance/index.js', 'dist/bin/chat-server.js']) t.ok(files.has(path), `ships ${path}`);
+  for (const path of ['LICENSE', 'README.md', 'conformance/README.md', 'docs/README.md', 'docs/endpoints.md', 'package.json', 'dist/server/index.js', 'dist/conformance/index.js', 'dist/bin/chat-server.js']) t.ok(files.has(path), `ships ${path}`);
   t.match(readFileSync(join(ROOT, 'LICENSE'), 'utf8'), /Apache License\s+Version 2\.0, January 2004[\s\S]*END OF TERMS AND CONDITIONS/);
   t.same([...files].filter((path) => path.startsWith('dist/test/') || path.startsWith('test/')), [], 'no tests');
   const dangling: string[] = [];
@@ -73,12 +74,46 @@ console.log(JSON.stringify({ level: settings.zulip_feature_level, runSuite: type
 })();
 `,
   );
-  const [esm, cjs, version] = await Promise.all([
+  writeTypedConsumer(project);
+  const [esm, cjs, version, typed] = await Promise.all([
     exec(process.execPath, ['esm.mjs'], project),
     exec(process.execPath, ['commonjs.cjs'], project),
     exec(process.execPath, [join(installed, 'dist/bin/chat-conformance.js'), '--version'], project),
+    exec(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], project),
   ]);
   t.same(JSON.parse(esm.stdout), { level: 415, runSuite: 'function', rules: true }, esm.stderr);
   t.same(JSON.parse(cjs.stdout), { createApp: 'function', renderReport: 'function' }, cjs.stderr);
   t.equal(version.stdout.trim(), (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version);
+  t.equal(typed.code, 0, `a strict TypeScript consumer type-checks against both entry points' shipped types:\n${typed.stdout}${typed.stderr}`);
 });
+
+/**
+ * A strict TypeScript consumer (NodeNext, library files checked too) of both entry points. The
+ * `@ts-expect-error` lines fail the check if the types were missing or resolved to `any`.
+ */
+function writeTypedConsumer(project: string): void {
+  mkdirSync(join(project, 'node_modules', '@types'), { recursive: true });
+  symlinkSync(join(ROOT, 'node_modules', '@types', 'node'), join(project, 'node_modules', '@types', 'node'));
+  const compilerOptions = { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', strict: true, noEmit: true, skipLibCheck: false, types: ['node'] };
+  writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['consumer.ts'] }));
+  writeFileSync(
+    join(project, 'consumer.ts'),
+    `import { type ChatApp, createApp, makeRequest, type RunningServer, type WaitForEventOptions, waitForEvent } from '${manifest.name}';
+import { allRules, renderReport, type Rule, runSuite, type SuiteResult } from '${manifest.name}/conformance';
+
+export const app: ChatApp = createApp({ featureLevel: 400 });
+export const answer: Promise<{ readonly status: number; readonly body: string }> = app.handle(makeRequest('GET', '/api/v1/server_settings'));
+export const rules: readonly Rule[] = allRules();
+const options: WaitForEventOptions = { timeoutMs: 100 };
+export const next = waitForEvent(app, 11, (event) => event.type === 'message', options);
+export async function check(server: RunningServer): Promise<string> {
+  const result: SuiteResult = await runSuite({ baseUrl: server.url, numRuns: 1 });
+  return renderReport('spec', result);
+}
+// @ts-expect-error the feature level is a number
+createApp({ featureLevel: 'newest' });
+// @ts-expect-error a rule has no such field
+export const unknownField = rules[0]?.notAField;
+`,
+  );
+}

@@ -1,5 +1,5 @@
 import t from 'tap';
-import type { ChatEvent } from '../lib/events/hub.js';
+import type { ChatEvent } from '../lib/state/event-hub.js';
 import { bad, errorOf, testServer, type TestServer } from './support/harness.js';
 
 const iago = 'iago@zulip.com';

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { namedGroup } from '../lib/entities/group.js';
-import type { ChatEvent } from '../lib/events/hub.js';
+import type { ChatEvent } from '../lib/state/event-hub.js';
 import { activeRealmUserIds } from '../lib/queries/users/access.js';
 import { bad, errorOf, testServer, type TestServer } from './support/harness.js';
 import { hamletsGroup, membersUpdate as update, sys } from './support/user-groups.js';

@@ -9,37 +9,16 @@
 import { TransportError } from '../client/api-client.js';
 import { TargetError, UsageError } from '../errors.js';
 import { makeTarget } from '../index.js';
-import type { ProgressStream } from '../report/progress.js';
 import { allRules } from '../rules/registry.js';
 import { selectRules } from '../selection.js';
 import { discover } from '../targets/discovery.js';
-import type { InProcessHandler } from '../targets/in-process.js';
+import type { CliIo } from './io.js';
 import { listRules, listRulesJson } from './list.js';
 import { type CliOptions, parseCli } from './options.js';
 import { runCli } from './run.js';
 
 export { listRules } from './list.js';
-
-export interface EmbeddedServer {
-  readonly handler: InProcessHandler;
-  close(): void;
-}
-
-export interface CliIo {
-  readonly argv: readonly string[];
-  readonly env: Readonly<Record<string, string | undefined>>;
-  readonly stdout: ProgressStream;
-  readonly stderr: ProgressStream;
-  /** Starts the embedded reference server emulating `featureLevel` (default: its newest). */
-  readonly embedded: (featureLevel: number | undefined) => EmbeddedServer;
-  /** What `--version` prints (the package's version). */
-  readonly version?: string;
-  /**
-   * Subscribes to SIGINT/SIGTERM for the duration of a run (the bin wires the process's signals;
-   * tests call the listener); returns the unsubscribe function.
-   */
-  readonly onSignal?: (listener: (signal: 'SIGINT' | 'SIGTERM') => void) => () => void;
-}
+export type { CliIo, EmbeddedServer } from './io.js';
 
 /** The level `--list --json` marks rules for: `--feature-level`, else the target's own. */
 async function listingLevel(options: CliOptions, io: CliIo): Promise<number> {

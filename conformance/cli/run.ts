@@ -12,7 +12,7 @@ import { renderSpec } from '../report/spec.js';
 import { tapStream } from '../report/tap.js';
 import type { RunListener } from '../runner.js';
 import { runRules } from '../runner.js';
-import type { CliIo } from './main.js';
+import type { CliIo } from './io.js';
 import { type CliOptions, invocationFor } from './options.js';
 import { colorWanted, openOutputs, prepareDirectory, type ReportOutput } from './outputs.js';
 import { reproHint, writeReproductions } from '../report/repro/write.js';

@@ -18,6 +18,16 @@ export const ROLE_BY_CODE: ReadonlyMap<number, Role> = new Map<number, Role>([
  */
 export type IdentityName = 'admin' | 'owner' | 'moderator' | 'member' | 'second-member' | 'guest';
 
+/**
+ * Capabilities a target may lack. `dev-endpoints`: `dev_list_users`/`dev_fetch_api_key` answer;
+ * `throwaway-user`: the run can create users (`POST /users`) and get their keys; `email-auth`:
+ * password login (`fetch_api_key`) is enabled.
+ */
+export type Capability = 'dev-endpoints' | 'throwaway-user' | 'email-auth';
+
+/** What a rule needs: an identity by name, `user` (any authenticated identity), or a capability. */
+export type Need = IdentityName | 'user' | Capability;
+
 /** Where a credential came from (shown in the report, never the key). */
 export type CredentialSource = 'flags' | 'env' | 'zuliprc' | 'dev-bootstrap' | 'created';
 

@@ -14,6 +14,7 @@ import { rules as deactivateUserRoles } from './users/deactivate-user-roles.js';
 import { rules as conventions } from './conventions/conventions.js';
 import { rules as serverSettings } from './conventions/server-settings.js';
 import { rules as subscriptions } from './channels/subscriptions.js';
+import { rules as streams } from './channels/streams.js';
 import { rules as typing } from './messages/typing.js';
 import { rules as userTopics } from './personal/user-topics.js';
 import { rules as userTopicsTransitions } from './personal/user-topics-transitions.js';
@@ -74,6 +75,7 @@ const RULE_FILES: ReadonlyArray<readonly Rule[]> = [
   userSettingsDefaultsEffects,
   userSettingsDefaultsValues,
   subscriptions,
+  streams,
   typing,
   typingSharp,
   userTopics,

@@ -6,19 +6,11 @@
 import type fc from 'fast-check';
 import type { CleanupFn } from '../cleanup.js';
 import type { ApiClient } from '../client/api-client.js';
-import type { Identity, IdentityName } from '../credentials/types.js';
+import type { Identity, IdentityName, Need } from '../credentials/types.js';
 import type { DeviationId } from '../deviations.js';
 import type { TargetInfo } from '../targets/target.js';
 
-/**
- * Capabilities a target may lack. `dev-endpoints`: `dev_list_users`/`dev_fetch_api_key` answer;
- * `throwaway-user`: the run can create users (`POST /users`) and get their keys; `email-auth`:
- * password login (`fetch_api_key`) is enabled.
- */
-export type Capability = 'dev-endpoints' | 'throwaway-user' | 'email-auth';
-
-/** What a rule needs: an identity by name, `user` (any authenticated identity), or a capability. */
-export type Need = IdentityName | 'user' | Capability;
+export type { Capability, Need } from '../credentials/types.js';
 
 /** Inclusive feature-level range; a missing bound is open. */
 export interface FeatureRange {

@@ -6,7 +6,7 @@
 import { FEATURES } from '../features.js';
 import type { World } from '../state/world.js';
 import { displayTopic } from '../input/topic-names.js';
-import type { ChatEvent } from './hub.js';
+import type { ChatEvent } from '../state/event-hub.js';
 import { flagsOf, messageEventForQueue, type MessagePayload } from './message-payload.js';
 import { matchesNarrow } from './narrow.js';
 import { presenceForQueue } from './presence-format.js';

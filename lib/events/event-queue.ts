@@ -5,7 +5,7 @@
  * when an event arrives.
  */
 import { ApiError, badRequest } from '../errors.js';
-import type { ChatEvent } from './hub.js';
+import type { ChatEvent } from '../state/event-hub.js';
 import type { QueueOptions } from './queue-options.js';
 
 export interface QueuedEvent extends ChatEvent {

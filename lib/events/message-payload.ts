@@ -15,7 +15,7 @@
 import { avatarUrl } from '../queries/users/users.js';
 import type { World } from '../state/world.js';
 import { displayTopic } from '../input/topic-names.js';
-import type { ChatEvent } from './hub.js';
+import type { ChatEvent } from '../state/event-hub.js';
 import type { QueueOptions } from './queue-options.js';
 
 export type MessagePayload = Readonly<Record<string, unknown>>;

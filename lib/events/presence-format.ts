@@ -17,7 +17,7 @@
 import { seconds } from '../state/clock.js';
 import { type ModernPresence, modernPresence } from '../queries/users/presence.js';
 import type { World } from '../state/world.js';
-import type { ChatEvent } from './hub.js';
+import type { ChatEvent } from '../state/event-hub.js';
 
 function legacyRecord(event: ChatEvent): { status: string; timestamp: number } | undefined {
   const presence = event.presence;

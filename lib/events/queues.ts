@@ -10,8 +10,8 @@ import { randomUUID } from 'node:crypto';
 import type { World } from '../state/world.js';
 import { eventsForQueue } from './adapt.js';
 import { badEventQueueId, EventQueue, type QueuedEvent } from './event-queue.js';
-import { Audience, type Recipients } from './audience.js';
-import type { ChatEvent } from './hub.js';
+import { Audience, type Recipients } from '../state/audience.js';
+import type { ChatEvent } from '../state/event-hub.js';
 import { DEFAULT_MAX_QUEUES_PER_USER, DEFAULT_QUEUE_TIMEOUT_SECS, type QueueOptions, queueTimeoutSecs } from './queue-options.js';
 
 const NO_RECIPIENTS: ReadonlyMap<number, unknown> = new Map();

@@ -23,7 +23,7 @@ import type { Attachment, CustomProfileField, Linkifier, RealmEmoji, RealmPlaygr
 import type { Stream, Subscription } from '../entities/stream.js';
 import type { SettingValue, User } from '../entities/user.js';
 import { DeliveryPipeline } from './delivery-delay.js';
-import { EventHub } from '../events/hub.js';
+import { EventHub } from './event-hub.js';
 import { MessageMap } from './message-map.js';
 import { type Feature, MAX_FEATURE_LEVEL } from '../features.js';
 import { SubscriberMap, type SubscriptionsByUser, subscriptionsIn } from './subscriber-map.js';

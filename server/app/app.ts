@@ -11,7 +11,7 @@ import type { User } from '../../lib/entities/user.js';
 import type { World } from '../../lib/state/world.js';
 import { authenticate } from './auth.js';
 import { serveWebUpload, UPLOADS_PREFIX } from './user-uploads-web.js';
-import { type AuthedContext, type BaseContext, type Endpoint, type Outcome, RawReply } from './endpoint.js';
+import { type AppServices, type AuthedContext, type BaseContext, type Endpoint, type Outcome, RawReply } from './endpoint.js';
 import { readParams, type RequestParams, sentNames } from './form.js';
 import { readDeclared } from './params.js';
 import type { ApiRequest, ApiResponse } from './request.js';
@@ -46,7 +46,7 @@ export const REAL_API_RATE_LIMIT: RateLimitRule = { attempts: 200, windowMs: 60_
 
 export const DEFAULT_ZULIP_VERSION = '11.0-chat-api-reference';
 
-export class ChatApp {
+export class ChatApp implements AppServices {
   readonly world: World;
   readonly devEndpoints: boolean;
   readonly zulipVersion: string;

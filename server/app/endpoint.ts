@@ -1,14 +1,35 @@
 /** What an endpoint declares: who may call it, its parameters, and the call into lib/. */
 import type { Feature } from '../../lib/features.js';
 import type { User } from '../../lib/entities/user.js';
+import type { RateLimiter } from '../../lib/state/rate-limit.js';
 import type { World } from '../../lib/state/world.js';
-import type { ChatApp } from './app.js';
+import type { ResolvedEventQueueOptions } from './event-options.js';
 import type { RequestParams } from './form.js';
 import type { ParamSpecs, ParamValues } from './params.js';
 import type { ApiRequest, ApiResponse } from './request.js';
 
+/**
+ * What endpoints and the long-poll manager use of the running app (`ChatApp` implements it).
+ * Declared here, beside the context that carries it, so that endpoints never import the app that
+ * imports their route table.
+ */
+export interface AppServices {
+  readonly world: World;
+  /** Whether `dev_fetch_api_key` and `dev_list_users` are served. */
+  readonly devEndpoints: boolean;
+  /** The version string `server_settings` and `register` report. */
+  readonly zulipVersion: string;
+  /** The failed-login limit of `fetch_api_key`. */
+  readonly authLimiter: RateLimiter;
+  readonly eventOptions: ResolvedEventQueueOptions;
+  /** The realm's URL as seen by this request: the fixture's, or the Host the client used. */
+  realmUrl(request: ApiRequest): string;
+  /** Registers cleanup to run when the app closes (long polls, timers). */
+  onClose(closer: () => void): void;
+}
+
 export interface BaseContext {
-  readonly app: ChatApp;
+  readonly app: AppServices;
   readonly world: World;
   readonly request: ApiRequest;
   readonly params: RequestParams;

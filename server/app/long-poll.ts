@@ -12,7 +12,7 @@
 import { ManualClock } from '../../lib/state/clock.js';
 import type { EventQueue, QueuedEvent } from '../../lib/events/event-queue.js';
 import { type EventQueues, eventQueues } from '../../lib/events/queues.js';
-import type { ChatApp } from './app.js';
+import type { AppServices } from './endpoint.js';
 
 interface Waiting {
   readonly resolve: (events: readonly QueuedEvent[]) => void;
@@ -28,7 +28,7 @@ export class LongPoller {
   /** World time of the sweep schedule's origin; sweeps happen at origin + k * interval. */
   private readonly sweepOrigin: number;
 
-  constructor(private readonly app: ChatApp) {
+  constructor(private readonly app: AppServices) {
     this.queues = eventQueues(app.world);
     this.sweepOrigin = app.world.now();
     this.stopSweeping = this.startSweeping();
@@ -111,10 +111,10 @@ export class LongPoller {
   }
 }
 
-const pollers = new WeakMap<ChatApp, LongPoller>();
+const pollers = new WeakMap<AppServices, LongPoller>();
 
 /** The app's long-poll manager, created on first use (which also starts the idle sweep). */
-export function longPoller(app: ChatApp): LongPoller {
+export function longPoller(app: AppServices): LongPoller {
   let poller = pollers.get(app);
   if (!poller) {
     poller = new LongPoller(app);

@@ -2,7 +2,7 @@
  * For code that uses the server as a library: wait for an event without long-polling by hand.
  * Start waiting before causing the event; the returned promise settles once.
  */
-import type { ChatEvent } from '../../lib/events/hub.js';
+import type { ChatEvent } from '../../lib/state/event-hub.js';
 import { eventQueues } from '../../lib/events/queues.js';
 import type { ChatApp } from './app.js';
 

@@ -7,7 +7,7 @@
  * asserted with real queues.
  */
 import type { Test } from 'tap';
-import type { ChatEvent } from '../../lib/events/hub.js';
+import type { ChatEvent } from '../../lib/state/event-hub.js';
 import type { TestServer } from './harness.js';
 
 export interface Recorder {

@@ -1,5 +1,5 @@
 /** Recording the events a test's world sends (`world.events`), with their recipients. */
-import type { ChatEvent } from '../../lib/events/hub.js';
+import type { ChatEvent } from '../../lib/state/event-hub.js';
 import type { TestServer } from './harness.js';
 
 export interface Recorded {

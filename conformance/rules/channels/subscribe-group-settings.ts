@@ -14,7 +14,7 @@ import type { Rule } from '../types.js';
 import { systemGroups } from '../groups/user-groups-support.js';
 
 /** A channel group setting: the level it appeared at and whether it may be `role:everyone`. */
-interface ChannelSetting {
+export interface ChannelSetting {
   readonly name: string;
   readonly since: number;
   readonly allowEveryone: boolean;
@@ -23,7 +23,7 @@ interface ChannelSetting {
 const L = SUBSCRIPTION_LEVELS;
 
 /** The real server's `Stream.stream_permission_group_settings` (all allow role:nobody, none role:internet). */
-const CHANNEL_SETTINGS: readonly ChannelSetting[] = [
+export const CHANNEL_SETTINGS: readonly ChannelSetting[] = [
   { name: 'can_add_subscribers_group', since: L.CAN_ADD_SUBSCRIBERS, allowEveryone: false },
   { name: 'can_administer_channel_group', since: L.CAN_ADMINISTER, allowEveryone: false },
   { name: 'can_delete_any_message_group', since: L.CAN_DELETE_MESSAGES, allowEveryone: true },
@@ -37,8 +37,8 @@ const CHANNEL_SETTINGS: readonly ChannelSetting[] = [
 ];
 
 /** Settings about deleting messages may be set only by holders of this realm setting (level 407). */
-const DELETE_POLICY_SETTING = 'realm_can_set_delete_message_policy_group';
-const DELETE_SETTINGS = ['can_delete_any_message_group', 'can_delete_own_message_group'];
+export const DELETE_POLICY_SETTING = 'realm_can_set_delete_message_policy_group';
+export const DELETE_SETTINGS = ['can_delete_any_message_group', 'can_delete_own_message_group'];
 
 const INTERNET = 'role:internet';
 const EVERYONE = 'role:everyone';

@@ -36,10 +36,10 @@ export const groupSettingValue = v.union(
 
 const TOPICS_POLICIES = ['inherit', 'allow_empty_topic', 'disable_empty_topic', 'empty_topic_only'] as const;
 
-type Field = Validator<unknown> | { readonly optional: Validator<unknown> };
+export type Field = Validator<unknown> | { readonly optional: Validator<unknown> };
 
 /** Group settings by the level they appeared at (can_remove_subscribers_group is handled apart). */
-const GROUP_SETTINGS: ReadonlyArray<readonly [string, number]> = [
+export const CHANNEL_GROUP_SETTINGS: ReadonlyArray<readonly [string, number]> = [
   ['can_administer_channel_group', SUBSCRIPTION_LEVELS.CAN_ADMINISTER],
   ['can_send_message_group', SUBSCRIPTION_LEVELS.CAN_SEND_MESSAGE],
   ['can_add_subscribers_group', SUBSCRIPTION_LEVELS.CAN_ADD_SUBSCRIBERS],
@@ -56,11 +56,13 @@ export interface SubscriptionView {
   readonly includeSubscribers: boolean;
 }
 
-/** The subscription-object validator for a level (not exact: later servers add fields). */
-export function subscriptionShape(level: number, view: SubscriptionView): Validator<Record<string, unknown>> {
+/**
+ * The channel fields a level has (OpenAPI `BasicChannel`), shared by stream objects
+ * (`GET /streams`) and subscription objects.
+ */
+export function channelFields(level: number): Record<string, Field> {
   const L = SUBSCRIPTION_LEVELS;
   const since = (min: number, field: Validator<unknown>): Field => (level >= min ? field : v.optional(field));
-  const notification = v.nullable(v.bool());
   const fields: Record<string, Field> = {
     stream_id: v.int({ min: 1 }),
     name: v.string({ nonEmpty: true }),
@@ -71,15 +73,6 @@ export function subscriptionShape(level: number, view: SubscriptionView): Valida
     history_public_to_subscribers: v.bool(),
     first_message_id: v.nullable(v.int()),
     stream_weekly_traffic: v.nullable(v.int()),
-    color: v.string({ nonEmpty: true }),
-    pin_to_top: v.bool(),
-    is_muted: v.bool(),
-    in_home_view: v.optional(v.bool()),
-    desktop_notifications: notification,
-    email_notifications: notification,
-    push_notifications: notification,
-    audible_notifications: notification,
-    wildcard_mentions_notify: notification,
     // Deprecated but still sent; optional so that their eventual removal is not a failure.
     is_announcement_only: v.optional(v.bool()),
     stream_post_policy: v.optional(v.literal(1, 2, 3, 4)),
@@ -90,13 +83,32 @@ export function subscriptionShape(level: number, view: SubscriptionView): Valida
     is_recently_active: since(L.IS_RECENTLY_ACTIVE, v.bool()),
     folder_id: since(L.FOLDER_ID, v.nullable(v.int())),
     topics_policy: since(L.TOPICS_POLICY, v.literal(...TOPICS_POLICIES)),
-    subscriber_count: since(L.SUBSCRIBER_COUNT, v.int({ min: 0 })),
-    subscribers: view.includeSubscribers ? v.array(v.int({ min: 1 })) : v.optional(v.array(v.int())),
   };
-  for (const [name, min] of GROUP_SETTINGS) fields[name] = since(min, groupSettingValue);
+  for (const [name, min] of CHANNEL_GROUP_SETTINGS) fields[name] = since(min, groupSettingValue);
   // Named `..._id` before 197; always a (system) group ID before 320.
   if (level >= L.CAN_REMOVE_SUBSCRIBERS_RENAMED) fields.can_remove_subscribers_group = level >= L.ANY_GROUP_SETTING ? groupSettingValue : v.int({ min: 0 });
   else if (level >= L.CAN_REMOVE_SUBSCRIBERS) fields.can_remove_subscribers_group_id = v.int({ min: 0 });
+  return fields;
+}
+
+/** The subscription-object validator for a level (not exact: later servers add fields). */
+export function subscriptionShape(level: number, view: SubscriptionView): Validator<Record<string, unknown>> {
+  const L = SUBSCRIPTION_LEVELS;
+  const notification = v.nullable(v.bool());
+  const fields: Record<string, Field> = {
+    ...channelFields(level),
+    color: v.string({ nonEmpty: true }),
+    pin_to_top: v.bool(),
+    is_muted: v.bool(),
+    in_home_view: v.optional(v.bool()),
+    desktop_notifications: notification,
+    email_notifications: notification,
+    push_notifications: notification,
+    audible_notifications: notification,
+    wildcard_mentions_notify: notification,
+    subscriber_count: level >= L.SUBSCRIBER_COUNT ? v.int({ min: 0 }) : v.optional(v.int({ min: 0 })),
+    subscribers: view.includeSubscribers ? v.array(v.int({ min: 1 })) : v.optional(v.array(v.int())),
+  };
   if (level < L.EMAIL_ADDRESS_REMOVED) fields.email_address = v.string();
   const forbidden = [
     ...(level >= L.EMAIL_ADDRESS_REMOVED ? ['email_address'] : []),

@@ -7,7 +7,7 @@ import type { GroupSetting } from '../../entities/group.js';
 import type { ChannelPermissionSetting, Stream } from '../../entities/stream.js';
 import type { User } from '../../entities/user.js';
 import { silentMention } from '../../rendering/message-links.js';
-import { Audience } from '../../events/audience.js';
+import { Audience } from '../../state/audience.js';
 import { activeUsersAudience, adminUserIds, metadataGroupUserIds } from '../../queries/channels/channel-access.js';
 import { channelSettingApiName, channelToApi, subscriberIds } from '../../queries/channels/channels.js';
 import { groupSettingToApi } from '../../queries/groups/groups.js';

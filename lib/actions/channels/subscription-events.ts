@@ -5,7 +5,7 @@
 import type { Stream } from '../../entities/stream.js';
 import { isAdministrator, isGuest } from '../../entities/user.js';
 import { FEATURES } from '../../features.js';
-import { Audience } from '../../events/audience.js';
+import { Audience } from '../../state/audience.js';
 import { activeUsersAudience, adminUserIds, hasChannelMetadataAccess, metadataGroupUserIds } from '../../queries/channels/channel-access.js';
 import { channelToApi, subscriberIds } from '../../queries/channels/channels.js';
 import { subscriptionToApi } from '../../queries/channels/subscriptions.js';

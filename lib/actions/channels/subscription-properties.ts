@@ -7,6 +7,7 @@ import { badRequest } from '../../errors.js';
 import type { Subscription } from '../../entities/stream.js';
 import type { User } from '../../entities/user.js';
 import { accessChannelById } from '../../queries/channels/channel-list.js';
+import { FEATURES } from '../../features.js';
 import type { World } from '../../state/world.js';
 
 export interface PropertyChange {
@@ -53,9 +54,9 @@ function apply(world: World, user: User, sub: Subscription, change: PropertyChan
   const field = BOOLEAN_PROPERTIES.get(change.property)!;
   if (field === 'isMuted') {
     sub.isMuted = change.property === 'in_home_view' ? !change.value : (change.value as boolean);
-    // The deprecated in_home_view event first, then is_muted, as the real server sends them.
+    // The deprecated in_home_view event first, then (from level 139) is_muted, as the real server sends them.
     send('in_home_view', !sub.isMuted);
-    send('is_muted', sub.isMuted);
+    if (world.has(FEATURES.IS_MUTED_EVENT)) send('is_muted', sub.isMuted);
     return;
   }
   sub[field] = change.value as boolean;

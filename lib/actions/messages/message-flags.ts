@@ -8,7 +8,7 @@ import { badRequest } from '../../errors.js';
 import type { Message } from '../../entities/message.js';
 import type { Stream } from '../../entities/stream.js';
 import type { User } from '../../entities/user.js';
-import type { ChatEvent } from '../../events/hub.js';
+import type { ChatEvent } from '../../state/event-hub.js';
 import { FEATURES } from '../../features.js';
 import { hasContentAccess, isSubscribed } from '../../queries/users/access.js';
 import { canReadMessage, INVALID_MESSAGE } from '../../queries/messages/messages.js';

@@ -1,7 +1,7 @@
 /**
  * Message storage shared by every way of posting (user sends, Notification Bot, reminders):
  * content normalisation, per-user rows (`Message.flags`) and `message` events.
- * Validation of user requests lives in `message-send.ts`; editing in `message-edit.ts`.
+ * Validation of user requests lives in `message-send.ts`; editing in `edit/message-edit.ts`.
  */
 import { badRequest } from '../../errors.js';
 import type { Message, Recipient } from '../../entities/message.js';

@@ -3,7 +3,7 @@
  * `check_basic_stream_access`, `validate_user_access_to_subscribers`), and the user sets that
  * channel events go to.
  */
-import { Audience } from '../../events/audience.js';
+import { Audience } from '../../state/audience.js';
 import type { ChannelPermissionSetting, Stream } from '../../entities/stream.js';
 import { isAdministrator, isGuest, type User } from '../../entities/user.js';
 import { FEATURES } from '../../features.js';
@@ -72,7 +72,7 @@ export function canSeeSubscribers(world: World, user: User, stream: Stream): boo
   return !stream.inviteOnly || subscribed || hasMetadataAccessViaGroups(world, user, stream);
 }
 
-/** Active users of the realm, optionally without guests, as an audience (see lib/events/audience.ts). */
+/** Active users of the realm, optionally without guests, as an audience (see lib/state/audience.ts). */
 export function activeUsersAudience(world: World, options: { includeGuests: boolean }): Audience {
   return new Audience(world, (id) => {
     const user = world.users.get(id);

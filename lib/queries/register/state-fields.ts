@@ -3,7 +3,7 @@
  * function receives, and a small builder for fields that exist only from (or until) a level.
  */
 import type { User } from '../../entities/user.js';
-import type { ClientCapabilities } from '../../events/queue-options.js';
+import type { ClientCapabilities } from '../../entities/client-capabilities.js';
 import type { Feature } from '../../features.js';
 import type { World } from '../../state/world.js';
 

@@ -1,5 +1,5 @@
 /** Who may see whom, and who may read which channel (the real server's access helpers). */
-import { Audience } from '../../events/audience.js';
+import { Audience } from '../../state/audience.js';
 import type { Stream } from '../../entities/stream.js';
 import { isAdministrator, isGuest, type User } from '../../entities/user.js';
 import type { World } from '../../state/world.js';
@@ -73,7 +73,7 @@ export function activeSubscriberIds(world: World, streamId: number): number[] {
   return ids;
 }
 
-/** The active human and bot users of the realm, as an audience (see lib/events/audience.ts). */
+/** The active human and bot users of the realm, as an audience (see lib/state/audience.ts). */
 export function realmAudience(world: World): Audience {
   return new Audience(world, (id) => {
     const user = world.users.get(id);

@@ -1,5 +1,5 @@
 /** Checks behind user administration (sections 3.2 and 4.15): who may administer whom, names, profile data. */
-import { Audience } from '../../events/audience.js';
+import { Audience } from '../../state/audience.js';
 import { badRequest } from '../../errors.js';
 import { isAdministrator, isOwner, type User } from '../../entities/user.js';
 import type { World } from '../../state/world.js';

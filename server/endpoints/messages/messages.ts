@@ -2,7 +2,7 @@
  * Messages: send, fetch, edit (reference §2), edit history (spec 4.10), report (spec 4.14) and
  * the deprecated mark-topic-as-read (spec 4.11).
  */
-import { editMessage } from '../../../lib/actions/messages/message-edit.js';
+import { editMessage } from '../../../lib/actions/messages/edit/message-edit.js';
 import { markTopicAsRead } from '../../../lib/actions/messages/message-flags.js';
 import { sendMessage } from '../../../lib/actions/messages/message-send.js';
 import { clientName } from '../../../lib/actions/messages/messages.js';

@@ -4,7 +4,8 @@
  */
 import { badRequest } from '../../../lib/errors.js';
 import { checkNarrowForEvents, narrowSchema } from '../../../lib/events/narrow.js';
-import { capabilitiesFrom, checkAllPublicStreams, type QueueOptions } from '../../../lib/events/queue-options.js';
+import { capabilitiesFrom } from '../../../lib/entities/client-capabilities.js';
+import { checkAllPublicStreams, type QueueOptions } from '../../../lib/events/queue-options.js';
 import { eventQueues } from '../../../lib/events/queues.js';
 import { bool, int, list, nullable, refine, str as strSchema } from '../../../lib/input/schema.js';
 import { authed, RawReply, type RouteDef } from '../../app/endpoint.js';

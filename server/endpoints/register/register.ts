@@ -4,7 +4,8 @@
  */
 import { badRequest } from '../../../lib/errors.js';
 import { checkNarrowForEvents, narrowSchema } from '../../../lib/events/narrow.js';
-import { CAPABILITY_NAMES, capabilitiesFrom, checkAllPublicStreams, type QueueOptions } from '../../../lib/events/queue-options.js';
+import { CAPABILITY_NAMES, capabilitiesFrom } from '../../../lib/entities/client-capabilities.js';
+import { checkAllPublicStreams, type QueueOptions } from '../../../lib/events/queue-options.js';
 import { eventQueues } from '../../../lib/events/queues.js';
 import { FEATURES } from '../../../lib/features.js';
 import { type JsonValue, tryParseJson } from '../../../lib/input/json.js';

@@ -7,8 +7,7 @@ import { ApiError, badRequest, rateLimited } from '../../../lib/errors.js';
 import { isAdministrator, type User } from '../../../lib/entities/user.js';
 import { FEATURES } from '../../../lib/features.js';
 import type { World } from '../../../lib/state/world.js';
-import type { ChatApp } from '../../app/app.js';
-import { open, type RouteDef } from '../../app/endpoint.js';
+import { type AppServices, open, type RouteDef } from '../../app/endpoint.js';
 import { str } from '../../app/params.js';
 import { sameKey } from '../../app/auth.js';
 
@@ -26,7 +25,7 @@ function keyResponse(world: World, user: User): Record<string, unknown> {
 }
 
 /** Password login; deactivation is reported before the password is checked, as the real server does. */
-function checkPassword(app: ChatApp, username: string, password: string): User {
+function checkPassword(app: AppServices, username: string, password: string): User {
   const world = app.world;
   const user = world.usersByEmail.get(username.toLowerCase());
   if (user?.isSystemBot) throw invalidSubdomain();

@@ -98,7 +98,11 @@ defineReducer('subscription', (state, event, { userId, capabilities }) => {
       return;
     case 'update': {
       const found = locate(state, event.stream_id);
-      if (found) (found.list[found.index] as State)[event.property as string] = event.value;
+      if (!found) return;
+      const entry = found.list[found.index] as State;
+      entry[event.property as string] = event.value;
+      // Before level 139 muting sends only the legacy, inverted in_home_view.
+      if (event.property === 'in_home_view') entry.is_muted = !event.value;
       return;
     }
     default:

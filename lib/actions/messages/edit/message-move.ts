@@ -3,38 +3,21 @@
  * changes, edit history (newest first, reference §1.3), per-user rows of moved messages, and
  * `update_message` / `delete_message` events.
  */
-import { seconds } from '../../state/clock.js';
-import { ApiError } from '../../errors.js';
-import type { EditEvent, Message } from '../../entities/message.js';
-import type { Stream } from '../../entities/stream.js';
-import { isGuest, isModeratorOrAbove, type User } from '../../entities/user.js';
-import { activeSubscriberIds } from '../../queries/users/access.js';
-import { canReadMessage, isMeMessage } from '../../queries/messages/messages.js';
-import { channelMoveLimit, EDIT_LIMIT_BUFFER_SECONDS, topicMoveLimit } from '../../queries/messages/message-permissions.js';
-import { render } from '../../rendering/render.js';
-import { topicLinks } from '../../rendering/topic-links.js';
-import type { World } from '../../state/world.js';
-import { linkAttachmentsInContent } from '../personal/attachments.js';
-import { setMentionFlags } from './mention-flags.js';
-import { groupByFlags } from './messages.js';
+import { seconds } from '../../../state/clock.js';
+import { ApiError } from '../../../errors.js';
+import type { EditEvent, Message } from '../../../entities/message.js';
+import { isGuest, isModeratorOrAbove, type User } from '../../../entities/user.js';
+import { activeSubscriberIds } from '../../../queries/users/access.js';
+import { canReadMessage, isMeMessage } from '../../../queries/messages/messages.js';
+import { channelMoveLimit, EDIT_LIMIT_BUFFER_SECONDS, topicMoveLimit } from '../../../queries/messages/message-permissions.js';
+import { render } from '../../../rendering/render.js';
+import { topicLinks } from '../../../rendering/topic-links.js';
+import type { World } from '../../../state/world.js';
+import { linkAttachmentsInContent } from '../../personal/attachments.js';
+import type { StreamEditPlan } from './edit-plan.js';
+import { setMentionFlags } from '../mention-flags.js';
+import { groupByFlags } from '../messages.js';
 import { sendMoveNotifications } from './move-notifications.js';
-
-export interface StreamEditPlan {
-  readonly message: Message;
-  readonly origStream: Stream;
-  readonly targetStream: Stream;
-  readonly origTopic: string;
-  readonly targetTopic: string;
-  readonly topicEdited: boolean;
-  readonly streamEdited: boolean;
-  readonly resolved: boolean;
-  readonly unresolved: boolean;
-  readonly newContent: string | undefined;
-  readonly propagateMode: 'change_one' | 'change_later' | 'change_all';
-  readonly notifyOldThread: boolean;
-  readonly notifyNewThread: boolean;
-  readonly realmUrl: string;
-}
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 

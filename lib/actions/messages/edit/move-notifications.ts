@@ -3,15 +3,15 @@
  * "moved" breadcrumbs, zerver/actions/message_edit.py): posted after the `update_message` event,
  * read for the acting user.
  */
-import type { User } from '../../entities/user.js';
-import { VISIBILITY_POLICY } from '../../entities/personal.js';
-import { FEATURES } from '../../features.js';
-import { activeSubscriberIds } from '../../queries/users/access.js';
-import { canReadMessage } from '../../queries/messages/messages.js';
-import { silentMention, streamMessageUrl, topicLinkSyntax } from '../../rendering/message-links.js';
-import type { World } from '../../state/world.js';
-import type { StreamEditPlan } from './message-move.js';
-import { sendNotificationBotMessage } from './notification-bot.js';
+import type { User } from '../../../entities/user.js';
+import { VISIBILITY_POLICY } from '../../../entities/personal.js';
+import { FEATURES } from '../../../features.js';
+import { activeSubscriberIds } from '../../../queries/users/access.js';
+import { canReadMessage } from '../../../queries/messages/messages.js';
+import { silentMention, streamMessageUrl, topicLinkSyntax } from '../../../rendering/message-links.js';
+import type { World } from '../../../state/world.js';
+import type { StreamEditPlan } from './edit-plan.js';
+import { sendNotificationBotMessage } from '../notification-bot.js';
 
 /**
  * Who reads the resolve notice automatically (FL 385 `resolved_topic_notice_auto_read_policy`):

@@ -3,14 +3,14 @@
  * edit itself (`message-move.ts` applies channel-message edits and moves).
  */
 import { createHash } from 'node:crypto';
-import { ApiError, badRequest } from '../../errors.js';
-import type { Message } from '../../entities/message.js';
-import type { Stream } from '../../entities/stream.js';
-import type { User } from '../../entities/user.js';
-import { FEATURES } from '../../features.js';
-import { hasContentAccess } from '../../queries/users/access.js';
-import { type ApiAttachment, attachmentsOfMessage, detachedUploads } from '../../queries/personal/attachments.js';
-import { accessMessage } from '../../queries/messages/messages.js';
+import { ApiError, badRequest } from '../../../errors.js';
+import type { Message } from '../../../entities/message.js';
+import type { Stream } from '../../../entities/stream.js';
+import type { User } from '../../../entities/user.js';
+import { FEATURES } from '../../../features.js';
+import { hasContentAccess } from '../../../queries/users/access.js';
+import { type ApiAttachment, attachmentsOfMessage, detachedUploads } from '../../../queries/personal/attachments.js';
+import { accessMessage } from '../../../queries/messages/messages.js';
 import {
   canEditTopic,
   canMoveOutOfChannel,
@@ -19,7 +19,7 @@ import {
   checkCanEditContent,
   moveLimitPassed,
   topicMoveLimit,
-} from '../../queries/messages/message-permissions.js';
+} from '../../../queries/messages/message-permissions.js';
 import {
   checkTopic,
   effectiveTopicsPolicy,
@@ -31,11 +31,12 @@ import {
   renameGeneralChat,
   RESOLVED_TOPIC_PREFIX,
   truncateTopic,
-} from '../../input/topic-names.js';
-import type { World } from '../../state/world.js';
-import { checkStreamSendAccess } from './message-send.js';
-import { applyDirectEdit, applyStreamEdit, checkChangeAllTimeLimit, type StreamEditPlan } from './message-move.js';
-import { normalizeContent } from './messages.js';
+} from '../../../input/topic-names.js';
+import type { World } from '../../../state/world.js';
+import { checkStreamSendAccess } from '../message-send.js';
+import type { StreamEditPlan } from './edit-plan.js';
+import { applyDirectEdit, applyStreamEdit, checkChangeAllTimeLimit } from './message-move.js';
+import { normalizeContent } from '../messages.js';
 
 export type PropagateMode = 'change_one' | 'change_later' | 'change_all';
 
