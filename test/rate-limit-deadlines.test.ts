@@ -11,6 +11,7 @@ import { ApiClient, InProcessDispatcher, type Rule, runSuite } from '../conforma
 import { Transcript } from '../conformance/client/exchange.js';
 import { RateLimitWaits } from '../conformance/client/rate-limit-waits.js';
 import { pollUntil } from '../conformance/rules/support/event-waits.js';
+import { progressListener } from '../conformance/report/progress.js';
 import type { ChatApp } from '../server/app/app.js';
 import type { ApiRequest } from '../server/app/request.js';
 import type { Mutation } from './support/conformance.js';
@@ -159,4 +160,18 @@ t.test('a deadline stands still while any wait is in progress, once for waits th
   await new Promise((resolve) => setTimeout(resolve, 210));
   t.ok(deadline.passed, 'it passes once its own time is spent');
   t.same(waits.totals(), { waits: 3, waitedMs: 450 });
+});
+
+t.test('progress output names each wait of 5 s or more, with the rule that waits', async (t) => {
+  const lines: string[] = [];
+  const log = progressListener({ write: (text: string) => void lines.push(text) });
+  log.onRateLimitWait?.({ waitMs: 58_400, url: 'http://localhost:9991/api/v1/users/me', during: 'cleanup', ruleId: 'users/x' });
+  log.onRateLimitWait?.({ waitMs: 120, url: 'http://localhost:9991/api/v1/users/me', during: 'rule', ruleId: 'users/x' });
+  log.onRateLimitWait?.({ waitMs: 7_000, url: 'http://localhost:9991/api/v1/users/11', during: 'run' });
+  t.same(lines, ["waiting 58 s for the target's rate limit (cleanup of users/x)\n", "waiting 7 s for the target's rate limit (the run itself)\n"]);
+  let screen = '';
+  const terminal = progressListener({ isTTY: true, columns: 200, write: (text: string) => void (screen = text) });
+  terminal.onRuleStart?.({ id: 'users/y' } as Rule, 3, 9);
+  terminal.onRateLimitWait?.({ waitMs: 59_000, url: 'http://localhost:9991/api/v1/users', during: 'rule', ruleId: 'users/y' });
+  t.match(screen, /\[3\/9\] users\/y: waiting 59 s for the target's rate limit \(users\/y\)$/);
 });
