@@ -248,12 +248,14 @@ t.test('the channel topics policy applies to the new topic', async (t) => {
   t.equal(topicOf(message(s, id)), 'test');
 });
 
-t.test('send_notification_to_old_thread defaulted to true before level 152', async (t) => {
+t.test('before level 152 the notice flags apply to channel moves only, and the old-thread notice is on by default', async (t) => {
   const s = testServer({ featureLevel: 151 });
   const id = await send(s);
   const before = s.world.messages.size;
-  await s.as(HAMLET).patch(`/messages/${id}`, { topic: 'moved', send_notification_to_new_thread: false });
-  t.same([...s.world.messages.values()].slice(before).map(topicOf), ['test']);
+  await s.as(IAGO).patch(`/messages/${id}`, { topic: 'moved', send_notification_to_old_thread: true });
+  t.equal(s.world.messages.size, before, 'a topic-only move posts no notice');
+  await s.as(IAGO).patch(`/messages/${id}`, { stream_id: s.streamId('Denmark') });
+  t.same([...s.world.messages.values()].slice(before).map(topicOf), ['moved', 'moved'], 'a channel move posts both notices');
 });
 
 t.test('before level 365 last_edit_timestamp also counts moves and there is no last_moved_timestamp', async (t) => {

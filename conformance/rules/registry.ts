@@ -20,6 +20,15 @@ import { rules as userTopics } from './personal/user-topics.js';
 import { rules as userTopicsTransitions } from './personal/user-topics-transitions.js';
 import { rules as markTopicAsRead } from './messages/mark-topic-as-read.js';
 import { rules as markTopicAsReadScope } from './messages/mark-topic-as-read-scope.js';
+import { rules as reactions } from './messages/reactions.js';
+import { rules as reactionsEvents } from './messages/reactions-events.js';
+import { rules as messageFlags } from './messages/message-flags.js';
+import { rules as messageFlagsEvents } from './messages/message-flags-events.js';
+import { rules as messageFlagsNarrow } from './messages/message-flags-narrow.js';
+import { rules as messageFlagsMark } from './messages/message-flags-mark.js';
+import { rules as messageFlagsMarkScope } from './messages/message-flags-mark-scope.js';
+import { rules as unread } from './messages/unread.js';
+import { rules as readReceipts } from './messages/read-receipts.js';
 import { rules as deactivateUser } from './users/deactivate-user.js';
 import type { Rule } from './types.js';
 import { rules as userGroups } from './groups/user-groups.js';
@@ -41,6 +50,18 @@ import { rules as userSettingsDefaultsValues } from './realm/user-settings-defau
 import { rules as users } from './users/users.js';
 import { rules as messageHistory } from './messages/message-history.js';
 import { rules as messageHistoryMeaning } from './messages/message-history-meaning.js';
+import { rules as messageEdit } from './messages/message-edit.js';
+import { rules as messageEditErrors } from './messages/message-edit-errors.js';
+import { rules as messageEditLimits } from './messages/message-edit-limits.js';
+import { rules as messageEditEvents } from './messages/message-edit-events.js';
+import { rules as messageEditTyping } from './messages/message-edit-typing.js';
+import { rules as messageMove } from './messages/message-move.js';
+import { rules as messageMoveNotifications } from './messages/message-move-notifications.js';
+import { rules as messageMoveRoles } from './messages/message-move-roles.js';
+import { rules as messageMoveNarrowed } from './messages/message-move-narrowed.js';
+import { rules as messageMoveEvents } from './messages/message-move-events.js';
+import { rules as messageDelete } from './messages/message-delete.js';
+import { rules as messageDeleteEvents } from './messages/message-delete-events.js';
 import { rules as push } from './personal/push.js';
 import { rules as reportMessage } from './messages/report-message.js';
 import { rules as linkifiers } from './realm/linkifiers.js';
@@ -68,6 +89,18 @@ const RULE_FILES: ReadonlyArray<readonly Rule[]> = [
   usersDefaults,
   messageHistory,
   messageHistoryMeaning,
+  messageEdit,
+  messageEditErrors,
+  messageEditLimits,
+  messageEditEvents,
+  messageEditTyping,
+  messageMove,
+  messageMoveNotifications,
+  messageMoveRoles,
+  messageMoveNarrowed,
+  messageMoveEvents,
+  messageDelete,
+  messageDeleteEvents,
   push,
   reportMessage,
   reportMessageSharp,
@@ -82,6 +115,15 @@ const RULE_FILES: ReadonlyArray<readonly Rule[]> = [
   userTopicsTransitions,
   markTopicAsRead,
   markTopicAsReadScope,
+  reactions,
+  reactionsEvents,
+  messageFlags,
+  messageFlagsEvents,
+  messageFlagsNarrow,
+  messageFlagsMark,
+  messageFlagsMarkScope,
+  unread,
+  readReceipts,
   deactivateUser,
   deactivateUserRoles,
   linkifiers,

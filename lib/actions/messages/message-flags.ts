@@ -51,8 +51,10 @@ export function addFlag(world: World, user: User, messages: Iterable<Message>, f
   return changed;
 }
 
-/** What `POST /messages/flags` reports besides the requested IDs. */
+/** What a flag change reports: how many flags changed and which channels were skipped. */
 export interface FlagUpdateResult {
+  /** The messages whose flag changed, rows created for them included (`updated_count`). */
+  readonly count: number;
   /** Channels whose messages were left unread-less because the user is not subscribed (sorted). */
   readonly ignoredChannels: number[];
 }
@@ -65,11 +67,12 @@ function checkFlagRequest(op: string, flag: string): 'add' | 'remove' {
 }
 
 /**
- * `POST /messages/flags`. Marking unread skips channel messages where the user is not subscribed
- * (the invariant: every unread channel message is in a subscribed channel). IDs whose state
- * already matches are dropped; a change on a message without a row needs read access (else
- * `Invalid message(s)`, before anything changes) and creates a historical row. One event goes
- * to the user even when nothing changed; from level 155 it lists only the changed messages.
+ * `POST /messages/flags` and the change of `POST /messages/flags/narrow`. Marking unread skips
+ * channel messages where the user is not subscribed (the invariant: every unread channel message
+ * is in a subscribed channel). IDs whose state already matches are dropped; a change on a message
+ * without a row needs read access (else `Invalid message(s)`, before anything changes) and creates
+ * a historical row, counted like any other change. One event goes to the user even when nothing
+ * changed; from level 155 it lists only the changed messages.
  */
 export function updateMessageFlags(world: World, user: User, op: string, flag: string, messageIds: readonly number[]): FlagUpdateResult {
   const adding = checkFlagRequest(op, flag) === 'add';
@@ -101,7 +104,7 @@ export function updateMessageFlags(world: World, user: User, op: string, flag: s
     event.message_details = unreadMessageDetails(world, user, messages);
   }
   world.events.send(event, [user.id]);
-  return { ignoredChannels: [...ignored].sort((a, b) => a - b) };
+  return { count: changing.length, ignoredChannels: [...ignored].sort((a, b) => a - b) };
 }
 
 /** `POST /mark_all_as_read`: every unread row of the user; one event with `all: true` and no IDs. */

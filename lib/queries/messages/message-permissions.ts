@@ -3,6 +3,7 @@
  * topics and moving between channels, with the realm's time limits.
  */
 import { badRequest } from '../../errors.js';
+import { FEATURES } from '../../features.js';
 import type { Message } from '../../entities/message.js';
 import type { ChannelPermissionSetting, Stream } from '../../entities/stream.js';
 import type { RealmPermissionSetting } from '../../entities/realm.js';
@@ -33,24 +34,36 @@ function realmAllows(world: World, user: User, setting: RealmPermissionSetting):
   return value !== undefined && hasGroupSetting(world, user, value);
 }
 
-function channelAllows(world: World, user: User, stream: Stream, setting: ChannelPermissionSetting): boolean {
+function channelGroupAllows(world: World, user: User, stream: Stream, setting: ChannelPermissionSetting): boolean {
   const value = stream.settings.get(setting);
-  return (value !== undefined && hasGroupSetting(world, user, value)) || canAdministerChannel(world, user, stream);
+  return value !== undefined && hasGroupSetting(world, user, value);
+}
+
+/** The channel-level move rights of FL 396: the channel's group, its administrators and the realm's. */
+function channelAllowsMoves(world: World, user: User, stream: Stream, setting: ChannelPermissionSetting): boolean {
+  if (!world.has(FEATURES.CAN_MOVE_OUT_OF_CHANNEL_GROUP)) return false;
+  return channelGroupAllows(world, user, stream, setting) || canAdministerChannel(world, user, stream);
 }
 
 /** Topic moves inside a channel: the realm's or the channel's group. */
 export const canEditTopic = (world: World, user: User, stream: Stream): boolean =>
   realmAllows(world, user, 'can_move_messages_between_topics_group') ||
-  channelAllows(world, user, stream, 'can_move_messages_within_channel_group');
+  channelAllowsMoves(world, user, stream, 'can_move_messages_within_channel_group');
 
-/** Resolving and unresolving topics. */
-export const canResolveTopics = (world: World, user: User, stream: Stream): boolean =>
-  realmAllows(world, user, 'can_resolve_topics_group') || channelAllows(world, user, stream, 'can_resolve_topics_group');
+/**
+ * Resolving and unresolving topics: the realm's `can_resolve_topics_group` (FL 367; the topic-move
+ * right before) or the channel's (FL 402). Unlike moves, administrators get no exemption.
+ */
+export function canResolveTopics(world: World, user: User, stream: Stream): boolean {
+  if (!world.has(FEATURES.RESOLVE_TOPICS_GROUP)) return canEditTopic(world, user, stream);
+  if (realmAllows(world, user, 'can_resolve_topics_group')) return true;
+  return world.has(FEATURES.CAN_RESOLVE_TOPICS_GROUP) && channelGroupAllows(world, user, stream, 'can_resolve_topics_group');
+}
 
 /** Moving messages out of a channel. */
 export const canMoveOutOfChannel = (world: World, user: User, stream: Stream): boolean =>
   realmAllows(world, user, 'can_move_messages_between_channels_group') ||
-  channelAllows(world, user, stream, 'can_move_messages_out_of_channel_group');
+  channelAllowsMoves(world, user, stream, 'can_move_messages_out_of_channel_group');
 
 const limitOf = (value: number | null | undefined): number | null => (value === undefined ? DEFAULT_MOVE_LIMIT_SECONDS : value);
 export const topicMoveLimit = (world: World): number | null => limitOf(world.realm.moveMessagesWithinStreamLimitSeconds);

@@ -1,9 +1,10 @@
 /**
  * `POST /messages/flags/narrow` (level 155): adds or removes a personal flag on a window of the
  * messages matching a narrow, chosen by anchor as `GET /messages` chooses them, with the real
- * server's order of checks (anchor, range, narrow, then flag and operation).
+ * server's order of checks (anchor, range, narrow, then flag and operation) and the same change
+ * as `POST /messages/flags` (historical rows counted, one event even when nothing changed).
  */
-import { checkFlagChange, updateFlagForMessages } from '../../../lib/actions/messages/message-flags-narrow.js';
+import { updateMessageFlags } from '../../../lib/actions/messages/message-flags.js';
 import { badRequest } from '../../../lib/errors.js';
 import { FEATURES } from '../../../lib/features.js';
 import { narrowParameter } from '../../../lib/narrow/terms.js';
@@ -40,16 +41,16 @@ const updateForNarrow = authed({
     const matches = matchingMessages(world, user, narrow);
     const anchorId = anchor ?? firstUnreadAnchor(world, user, narrow, matches.test);
     const window = limitToRange(matches.source, anchorId, { includeAnchor: args.include_anchor, numBefore, numAfter });
-    const operation = checkFlagChange(args.flag, args.op);
-    const updated = updateFlagForMessages(world, user, window.messages, operation, args.flag);
     const ids = window.messages.map((m) => m.id);
+    const result = updateMessageFlags(world, user, args.op, args.flag, ids);
     return {
       processed_count: ids.length,
-      updated_count: updated,
+      updated_count: result.count,
       first_processed_id: ids[0] ?? null,
       last_processed_id: ids.at(-1) ?? null,
       found_oldest: window.foundOldest,
       found_newest: window.foundNewest,
+      ...(world.has(FEATURES.FLAGS_IGNORED_CHANNELS) ? { ignored_because_not_subscribed_channels: result.ignoredChannels } : {}),
     };
   },
 });

@@ -77,6 +77,8 @@ export function sendMoveNotifications(world: World, user: User, plan: StreamEdit
       readBy: resolveNoticeReaders(world, user, plan),
     });
   }
+  // Before FL 152 both breadcrumb flags applied to channel moves only.
+  if (!plan.streamEdited && !world.has(FEATURES.OLD_THREAD_NOTICE_OFF_BY_DEFAULT)) return;
   const notifyNew = plan.notifyNewThread && (plan.streamEdited || (plan.topicEdited && !plan.resolved && !plan.unresolved));
   if (notifyNew) {
     const text = newThreadText(world, user, plan, changedIds, movedAll);
