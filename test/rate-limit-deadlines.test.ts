@@ -56,7 +56,32 @@ t.test("a request waiting out a 60 s Retry-After does not use up its rule's time
   }
 });
 
-t.test('cleanups meeting long Retry-After answers, more often than a rule request retries, still complete', async (t) => {
+t.test('concurrent requests of one user past the limit all get through, taking turns as the window frees one slot at a time', async (t) => {
+  const server = realLimitServer();
+  const rule: Rule = {
+    id: 'limits/concurrent',
+    title: 'twelve requests at once past the limit',
+    endpoint: 'GET /users/me',
+    section: '1',
+    writes: false,
+    needs: ['admin'],
+    async run(ctx) {
+      server.exhaust(ctx.identity('admin').userId, 100);
+      const admin = ctx.as('admin');
+      const replies = await Promise.all(Array.from({ length: 12 }, () => admin.get('/users/me')));
+      ctx.note(`statuses ${replies.map((reply) => reply.status).join(' ')}`);
+    },
+  };
+  try {
+    const result = await runSuite({ handler: server.handler, rules: [rule], rateLimitSleep: server.sleep });
+    t.ok(result.results[0]?.notes.includes(`statuses ${Array(12).fill(200).join(' ')}`), 'every request was answered 200');
+    t.ok(result.rateLimited.waits > 12 * 4, `more waits (${result.rateLimited.waits}) than four retries of each request allow`);
+  } finally {
+    server.app.close();
+  }
+});
+
+t.test('cleanups meeting six long Retry-After answers in a row, each wait longer than their time limit, still complete', async (t) => {
   const refusals = new Map<string, number>();
   // The limit falls on the cleanups of the issue: deactivating the rule's groups, and the run's
   // deactivation of its throwaway users (after every rule has ended).

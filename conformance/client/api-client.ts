@@ -42,10 +42,15 @@ export interface CallOptions {
 }
 
 export interface RateLimitPolicy {
-  /** Retries per request (default 4). */
+  /**
+   * Retries per request (default 100). Concurrent requests of one user past the limit take turns:
+   * each window slot that frees lets one through, and the others are refused again.
+   */
   readonly maxRetries: number;
   /** Longest single wait; a longer `Retry-After` returns the 429 as it is (default 65 s). */
   readonly maxWaitMs: number;
+  /** Longest total wait of one request, then the 429 is returned as it is (default 5 minutes; none when absent from a policy given). */
+  readonly maxTotalWaitMs?: number;
 }
 
 /**
@@ -112,7 +117,8 @@ function requestSignal(signal: AbortSignal | undefined, timeoutMs: number | unde
   };
 }
 
-const DEFAULT_RATE_LIMIT: RateLimitPolicy = { maxRetries: 4, maxWaitMs: 65_000 };
+/** Bounds only a target that refuses for good: the sliding window of a real one frees a slot within a minute. */
+const DEFAULT_RATE_LIMIT: RateLimitPolicy = { maxRetries: 100, maxWaitMs: 65_000, maxTotalWaitMs: 5 * 60_000 };
 export const USER_AGENT = 'chat-conformance/0.1.0';
 
 
@@ -173,12 +179,15 @@ export class ApiClient {
   /** Sends one request (retrying rate-limited ones) and records every exchange. */
   async call(method: string, path: string, params?: Params, options: CallOptions = {}): Promise<Reply> {
     const policy = this.config.rateLimit ?? DEFAULT_RATE_LIMIT;
+    let waited = 0;
     for (let attempt = 0; ; attempt++) {
       const reply = await this.once(method.toUpperCase(), path, params, options);
       if (reply.status !== 429 || options.retryRateLimited === false || attempt >= policy.maxRetries) return reply;
       const seconds = Number(reply.headers['retry-after'] ?? (reply.body?.['retry-after'] as number | undefined));
       if (!Number.isFinite(seconds) || seconds < 0 || seconds * 1000 > policy.maxWaitMs) return reply;
       const waitMs = Math.ceil(seconds * 1000) + 50;
+      if (waited + waitMs > (policy.maxTotalWaitMs ?? Number.POSITIVE_INFINITY)) return reply;
+      waited += waitMs;
       this.config.onRateLimited?.(waitMs, reply.exchange.url);
       await this.waits.wait(waitMs, this.config.signal);
     }

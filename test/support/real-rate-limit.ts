@@ -32,8 +32,12 @@ export interface RealLimitServer extends BrokenApp {
   readonly sleep: Sleep;
   /** Every wait the client asked for, in ms. */
   readonly waits: readonly number[];
-  /** Uses up `userId`'s budget for the current window (the next request of theirs gets 429). */
-  exhaust(userId: number): void;
+  /**
+   * Uses up `userId`'s budget (the next request of theirs gets 429): the requests counted
+   * `spacingMs` apart on the server's clock (default all at once), so that the window then frees
+   * one slot at a time.
+   */
+  exhaust(userId: number, spacingMs?: number): void;
 }
 
 export interface RealLimitOptions {
@@ -53,18 +57,20 @@ export function realLimitServer(options: RealLimitOptions = {}): RealLimitServer
   // During a real wait, work the server delays (presence writes, events) gets done: let it, before the jump.
   const settleMs = options.app?.deliveryDelayMs === undefined ? 0 : options.app.deliveryDelayMs + 10;
   const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  // Waits that overlap share the time that passes: each moves the clock to its own end, if not past it already.
   const sleep: Sleep = async (ms, signal) => {
     if (signal?.aborted) throw signal.reason;
     waits.push(ms);
+    const end = clock.now() + ms;
     await pause(Math.min(ms, settleMs));
-    clock.advance(ms);
+    if (end > clock.now()) clock.advance(end - clock.now());
     await pause(options.scale === undefined ? 0 : ms / options.scale);
     if (signal?.aborted) throw signal.reason;
   };
-  const exhaust = (userId: number) => {
+  const exhaust = (userId: number, spacingMs = 0) => {
     const limiter = broken.app.apiLimiter;
     if (!limiter) throw new Error('the server has no API rate limit');
-    while (limiter.attempt(`user:${userId}`) === undefined);
+    while (limiter.attempt(`user:${userId}`) === undefined) clock.advance(spacingMs);
   };
   return { ...broken, clock, sleep, waits, exhaust };
 }
