@@ -95,6 +95,7 @@ export const FEATURES = {
   LINKIFIER_URL_TEMPLATE: f(176, 'linkifiers use url_template'),
   NARROW_DM_OPERATORS: f(177, 'narrow: dm, dm-including and is:dm (pm-with, group-pm-with, is:private deprecated)'),
   LEGACY_PRESENCE_WEBSITE_ONLY: f(178, "legacy presence always has 'website' and 'aggregated'"),
+  MUTE_BOTS: f(188, 'POST/DELETE /users/me/muted_users/{muted_user_id} accept bots'),
   FOLLOWED_TOPIC_NOTIFICATIONS: f(189, 'enable_followed_topic_* settings'),
   CAN_MENTION_GROUP_ID: f(191, 'user groups: can_mention_group_id (renamed can_mention_group at 198)'),
   GUEST_CREATE_EVENT_ON_SUBSCRIBE: f(192, 'guests subscribed to a public channel get stream/create'),

@@ -125,15 +125,24 @@ t.test('from level 344 the bot-creation group settings decide, with "Insufficien
   t.same(errorOf(await s.as(IAGO).post('/bots', { full_name: 'Admin Bot', short_name: 'admin' })), bad('Insufficient permission'), 'no bypass for administrators');
 });
 
+const botCreationPolicy = async (s: TestServer): Promise<unknown> => (await s.as(HAMLET).post('/register', { fetch_event_types: JSON.stringify(['realm']) })).body.realm_bot_creation_policy;
+
 t.test('below level 344 the legacy policy refuses with "Must be an organization administrator"', async (t) => {
   const s = testServer({ featureLevel: 343 });
+  t.equal(await botCreationPolicy(s), 1, 'register: realm_bot_creation_policy 1 (everyone) while members hold can_create_bots_group');
   setRealmGroup(s, 'can_create_bots_group', 'role:administrators');
+  t.equal(await botCreationPolicy(s), 2, 'register: 2 (generic bots limited to administrators) while members hold only the write-only setting');
   const refused = await s.as(HAMLET).post('/bots', newBot);
   t.same(errorOf(refused), { status: 400, code: 'UNAUTHORIZED_PRINCIPAL', msg: 'Must be an organization administrator' });
   t.equal((await s.as(HAMLET).post('/bots', { full_name: 'Hook', short_name: 'hook', bot_type: 2 })).status, 200, 'generic bots limited to administrators');
   setRealmGroup(s, 'can_create_write_only_bots_group', 'role:administrators');
+  t.equal(await botCreationPolicy(s), 3, 'register: 3 (administrators only)');
   t.same(errorOf(await s.as(HAMLET).post('/bots', { full_name: 'Hook2', short_name: 'hook2', bot_type: 2 })).msg, 'Must be an organization administrator');
   t.equal((await s.as(DESDEMONA).post('/bots', newBot)).status, 200);
+});
+
+t.test('from level 344 register has the creation groups instead of realm_bot_creation_policy', async (t) => {
+  t.equal(await botCreationPolicy(testServer()), undefined);
 });
 
 t.test('GET /bots lists the caller\'s active bots, oldest first, in the short form', async (t) => {
@@ -180,9 +189,13 @@ t.test('API keys: regenerating gives a new key and the old one stops working at 
   t.equal((await new Client(s.app, basic(HAMLET, reply.body.api_key)).get('/users/me')).status, 200);
   const bot = s.world.usersByEmail.get('default-bot@zulip.com');
   const botClient = new Client(s.app, basic('default-bot@zulip.com', bot?.apiKey ?? ''));
-  t.same(errorOf(await botClient.post('/users/me/api_key/regenerate')), bad('This endpoint does not accept bot requests.'));
   t.same(errorOf(await s.as(HAMLET).post(`/bots/${bot?.id}/api_key/regenerate`)), bad('Insufficient permission'));
   const botKey = await s.as(DESDEMONA).post(`/bots/${bot?.id}/api_key/regenerate`);
   t.equal(s.world.users.get(bot?.id ?? 0)?.apiKey, botKey.body.api_key);
   t.equal((await botClient.get('/users/me')).status, 401, 'the bot\'s old key is dead too');
+  const renewed = new Client(s.app, basic('default-bot@zulip.com', botKey.body.api_key));
+  const own = await renewed.post('/users/me/api_key/regenerate');
+  t.equal(own.status, 200, 'a bot may regenerate its own key, as on the real server');
+  t.equal(s.world.users.get(bot?.id ?? 0)?.apiKey, own.body.api_key);
+  t.equal((await renewed.get('/users/me')).status, 401, 'the key the bot replaced stops working');
 });

@@ -268,3 +268,25 @@ t.test('a narrow with an operator events cannot evaluate is refused', async (t) 
   t.same(errorOf(await c.post('/register', { narrow: [['is', 'followed']] })), { status: 400, code: 'BAD_REQUEST', msg: 'Operand followed not supported.' });
   t.equal((await c.post('/register', { narrow: [['is', 'dm']] })).status, 200);
 });
+
+t.test("a message sent with queue_id and local_id carries local_message_id in that queue's event only", async (t) => {
+  const s = testServer();
+  const hamlet = s.as(HAMLET);
+  const sending = await register(hamlet, { event_types: ['message'] });
+  const other = await register(hamlet, { event_types: ['message'] });
+  const recipient = await register(s.as(IAGO), { event_types: ['message'] });
+  const sent = await hamlet.post('/messages', { type: 'direct', to: [s.id(IAGO)], content: 'echo', queue_id: sending, local_id: '17.01' });
+  t.equal(sent.status, 200);
+  const messageEvents = async (client: Client, queue: string) => (await drain(client, queue)).filter((event) => event.type === 'message');
+  const [own] = await messageEvents(hamlet, sending);
+  t.equal(own?.local_message_id, '17.01');
+  t.equal((own?.message as { id?: number } | undefined)?.id, sent.body.id);
+  t.notOk('local_id' in (own ?? {}) || 'sender_queue_id' in (own ?? {}), 'the echo is passed on as local_message_id only');
+  const [elsewhere] = await messageEvents(hamlet, other);
+  t.ok(elsewhere && !('local_message_id' in elsewhere), "the sender's other queue gets the event without local_message_id");
+  const [received] = await messageEvents(s.as(IAGO), recipient);
+  t.ok(received && !('local_message_id' in received), 'the recipient gets it without local_message_id');
+  await hamlet.post('/messages', { type: 'direct', to: [s.id(IAGO)], content: 'no echo', queue_id: sending });
+  const withoutLocalId = (await messageEvents(hamlet, sending)).at(-1);
+  t.ok(withoutLocalId && !('local_message_id' in withoutLocalId), 'queue_id without local_id echoes nothing');
+});

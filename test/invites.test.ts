@@ -117,6 +117,8 @@ t.test('revoking and resending: the referrer, or an administrator (an owner for 
   t.equal(s.world.outbox.length, 3, 'the resend is recorded as another email');
   t.equal((await s.as(IAGO).delete('/invites/1')).status, 200);
   t.same((await listed(s, IAGO)).map((i) => i.id), [2]);
+  t.same(errorOf(await s.as(IAGO).delete('/invites/1')), bad('No such invitation'), 'a revoked invitation is gone');
+  t.same(errorOf(await s.as(IAGO).post('/invites/1/resend')), bad('No such invitation'), 'and cannot be resent');
 });
 
 t.test('reusable links: create returns the link, listed for administrators, revoked once', async (t) => {

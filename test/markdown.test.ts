@@ -17,7 +17,7 @@ const CASES: ReadonlyArray<readonly [string, string, string]> = [
   ['plain text is one paragraph', 'hello world', '<p>hello world</p>'],
   ['a newline is a line break', 'one\ntwo', '<p>one<br>\ntwo</p>'],
   ['a blank line starts a new paragraph', 'one\n\ntwo', '<p>one</p>\n<p>two</p>'],
-  ['asterisks give emphasis and strong emphasis', 'a *b* **c** ***d***', '<p>a <em>b</em> <strong>c</strong> <em><strong>d</strong></em></p>'],
+  ['asterisks give emphasis and strong emphasis', 'a *b* **c** ***d***', '<p>a <em>b</em> <strong>c</strong> <strong><em>d</em></strong></p>'],
   ['underscores never give emphasis', '_a_ __b__ snake_case_name', '<p>_a_ __b__ snake_case_name</p>'],
   ['strikethrough is del', 'a ~~b~~ c', '<p>a <del>b</del> c</p>'],
   ['inline code keeps its text literal', 'run `ls *.txt <dir>` now', '<p>run <code>ls *.txt &lt;dir&gt;</code> now</p>'],

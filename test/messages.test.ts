@@ -195,6 +195,21 @@ t.test('recipients and subscribers get a row; the sender reads its own message; 
   t.same([...(s.world.messages.get(dm.body.id)?.flags.keys() ?? [])].sort(), [10, 12]);
 });
 
+t.test("without read_by_sender a message starts read for its sender only from the real server's own clients", async (t) => {
+  for (const level of [100, 415]) {
+    const s = testServer({ featureLevel: level });
+    const ownFlags = async (userAgent: string, params: Record<string, unknown> = {}) => {
+      const reply = await s.as(HAMLET).post('/messages', { type: 'stream', to: 'Verona', topic: 'x', content: 'x', ...params }, { headers: { 'user-agent': userAgent } });
+      return [...(s.world.messages.get(reply.body.id)?.flags.get(10) ?? [])];
+    };
+    t.same(await ownFlags('chat-conformance/0.1.0'), [], `an API client's message stays unread at level ${level}`);
+    t.same(await ownFlags('ZulipPython/0.9.0'), [], `python-zulip-api's too, at level ${level}`);
+    t.same(await ownFlags('ZulipMobile/27.0'), ['read'], `the mobile app's is read at level ${level}`);
+    t.same(await ownFlags('anything', { client: 'website' }), ['read'], `a client parameter naming the web app wins at level ${level}`);
+    t.same(await ownFlags('ZulipElectron/5.9', {}), ['read'], `the desktop app's is read at level ${level}`);
+  }
+});
+
 t.test('read_by_sender does not exist before level 236', async (t) => {
   const s = testServer({ featureLevel: 235 });
   const reply = await s.as(HAMLET).post('/messages', { type: 'stream', to: 'Verona', topic: 'x', content: 'x', read_by_sender: false });

@@ -41,6 +41,14 @@ t.test('bots and deactivated users may be muted and unmuted', async (t) => {
   t.same((await s.as(HAMLET).post('/register', { fetch_event_types: ['muted_users'] })).body.muted_users.map((m: { id: number }) => m.id), [s.id('default-bot@zulip.com')]);
 });
 
+t.test('below level 188 bots cannot be muted (No such user), deactivated users still can', async (t) => {
+  const s = testServer({ featureLevel: 187 });
+  t.same(errorOf(await s.as(HAMLET).post(muteUrl(s.id('default-bot@zulip.com')))), bad('No such user'));
+  t.same(errorOf(await s.as(HAMLET).delete(muteUrl(s.id('default-bot@zulip.com')))), bad('No such user'));
+  await s.as(IAGO).delete(`/users/${s.id(OTHELLO)}`);
+  t.equal((await s.as(HAMLET).post(muteUrl(s.id(OTHELLO)))).status, 200);
+});
+
 t.test('below level 48 the muted-users endpoints and state do not exist', async (t) => {
   const s = testServer({ featureLevel: 47 });
   t.equal((await s.as(HAMLET).post(muteUrl(s.id(OTHELLO)))).status, 404);

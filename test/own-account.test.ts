@@ -32,10 +32,12 @@ const invalid: ReadonlyArray<readonly [string, unknown, string]> = [
   ['an unknown field', [{ id: 99, value: 'x' }], 'Field id 99 not found.'],
   ['a short text over 50 characters', [{ id: 1, value: 'x'.repeat(51) }], 'Phone number is too long (limit: 50 characters)'],
   ['a date that is not one', [{ id: 5, value: '2020-13-45' }], 'Birthday is not a date'],
+  ['a day the month does not have', [{ id: 5, value: '2001-02-30' }], 'Birthday is not a date'],
   ['a link that is not a URL', [{ id: 6, value: 'not a url' }], 'Favorite website is not a URL'],
   ['an unknown user in a user field', [{ id: 7, value: [9999] }], 'Invalid user ID: 9999'],
   ['a user list for a text field', [{ id: 1, value: [1] }], 'Phone number is not a string'],
   ['a value that is neither text nor IDs', [{ id: 1, value: 5 }], 'data[1]["value"] is not a string'],
+  ['a list value that is not one of the choices', [{ id: 4, value: 'nano' }], "'nano' is not a valid choice for 'Favorite editor'."],
 ];
 
 for (const [what, data, msg] of invalid) {
@@ -89,4 +91,19 @@ t.test('DELETE /users/me refuses the only owner and the last active account with
   for (const user of s.world.users.values()) if (!user.isSystemBot && user.id !== s.id(IAGO)) user.isActive = false;
   const last = await s.as(IAGO).delete('/users/me');
   t.same(last.body, { result: 'error', msg: 'Cannot deactivate the only user.', is_last_owner: false, entity: 'user', code: 'CANNOT_DEACTIVATE_LAST_USER' });
+});
+
+t.test('a field not editable by users is refused to members (PATCH and DELETE) from level 296, and administrators may still change their own', async (t) => {
+  const s = testServer();
+  const phone = field(s, 'Phone number');
+  t.equal((await s.as(HAMLET).patch('/users/me/profile_data', { data: [{ id: phone, value: '555' }] })).status, 200);
+  t.equal((await s.as(IAGO).patch(`/realm/profile_fields/${phone}`, { editable_by_user: false })).status, 200);
+  const refused = bad('You are not allowed to change this field. Contact an administrator to update it.');
+  t.same(errorOf(await s.as(HAMLET).patch('/users/me/profile_data', { data: [{ id: phone, value: '777' }] })), refused);
+  t.same(errorOf(await s.as(HAMLET).delete('/users/me/profile_data', { data: [phone] })), refused);
+  t.equal(s.world.users.get(s.id(HAMLET))?.profileData.get(phone), '555', 'the value is unchanged');
+  t.equal((await s.as(IAGO).patch('/users/me/profile_data', { data: [{ id: phone, value: '888' }] })).status, 200, 'an administrator edits their own');
+  const older = testServer({ featureLevel: 295 });
+  older.world.customProfileFields[0] = { ...older.world.customProfileFields[0]!, editableByUser: false };
+  t.equal((await older.as(HAMLET).patch('/users/me/profile_data', { data: [{ id: phone, value: '555' }] })).status, 200, 'before level 296 the flag does not exist');
 });

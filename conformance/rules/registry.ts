@@ -76,6 +76,43 @@ import { rules as remindersSharp } from './personal/reminders-sharp.js';
 import { rules as reportMessageSharp } from './messages/report-message-sharp.js';
 import { rules as typingSharp } from './messages/typing-sharp.js';
 import { rules as userStatusSharp } from './users/user-status-sharp.js';
+import { rules as messageFetchModel } from './messages/message-fetch-model.js';
+import { rules as sendMessage } from './messages/send-message.js';
+import { rules as sendMessageLimits } from './messages/send-message-limits.js';
+import { rules as sendMessageAccess } from './messages/send-message-access.js';
+import { rules as sendMessageEvents } from './messages/send-message-events.js';
+import { rules as messageFetchAnchors } from './messages/message-fetch-anchors.js';
+import { rules as messageFetchNarrows } from './messages/message-fetch-narrows.js';
+import { rules as messageFetchAccess } from './messages/message-fetch-access.js';
+import { rules as messageGet } from './messages/message-get.js';
+import { rules as messageRender } from './messages/message-render.js';
+import { rules as bots } from './users/bots.js';
+import { rules as botsRoles } from './users/bots-roles.js';
+import { rules as botsUpdate } from './users/bots-update.js';
+import { rules as botsKeys } from './users/bots-keys.js';
+import { rules as botsEvents } from './users/bots-events.js';
+import { rules as createUser } from './users/create-user.js';
+import { rules as updateUser } from './users/update-user.js';
+import { rules as reactivateUser } from './users/reactivate-user.js';
+import { rules as deactivateOwnUser } from './users/deactivate-own-user.js';
+import { rules as alertWords } from './personal/alert-words.js';
+import { rules as mutedUsers } from './personal/muted-users.js';
+import { rules as savedSnippets } from './personal/saved-snippets.js';
+import { rules as legacyPush } from './personal/legacy-push.js';
+import { rules as settings } from './personal/settings.js';
+import { rules as settingsAccount } from './personal/settings-account.js';
+import { rules as presenceTargets } from './users/presence-targets.js';
+import { rules as profileFields } from './realm/profile-fields.js';
+import { rules as profileFieldsChanges } from './realm/profile-fields-changes.js';
+import { rules as profileData } from './realm/profile-data.js';
+import { rules as realmEmoji } from './realm/realm-emoji.js';
+import { rules as playgrounds } from './realm/playgrounds.js';
+import { rules as invites } from './realm/invites.js';
+import { rules as invitesRoles } from './realm/invites-roles.js';
+import { rules as userGroupUpdate } from './groups/user-group-update.js';
+import { rules as userGroupUpdateSettings } from './groups/user-group-update-settings.js';
+import { rules as realmSettings } from './realm/realm-settings.js';
+import { rules as exports } from './realm/exports.js';
 const RULE_FILES: ReadonlyArray<readonly Rule[]> = [
   conventions,
   auth,
@@ -149,6 +186,43 @@ const RULE_FILES: ReadonlyArray<readonly Rule[]> = [
   userGroupSubgroups,
   linkifiersChanges,
   linkifiersEvents,
+  messageFetchModel,
+  sendMessage,
+  sendMessageLimits,
+  sendMessageAccess,
+  sendMessageEvents,
+  messageFetchAnchors,
+  messageFetchNarrows,
+  messageFetchAccess,
+  messageGet,
+  messageRender,
+  bots,
+  botsRoles,
+  botsUpdate,
+  botsKeys,
+  botsEvents,
+  createUser,
+  updateUser,
+  reactivateUser,
+  deactivateOwnUser,
+  alertWords,
+  mutedUsers,
+  savedSnippets,
+  legacyPush,
+  settings,
+  settingsAccount,
+  presenceTargets,
+  profileFields,
+  profileFieldsChanges,
+  profileData,
+  realmEmoji,
+  playgrounds,
+  invites,
+  invitesRoles,
+  userGroupUpdate,
+  userGroupUpdateSettings,
+  realmSettings,
+  exports,
 ];
 
 const ID_FORMAT = /^[a-z0-9]+(?:-[a-z0-9]+)*(?:\/[a-z0-9]+(?:-[a-z0-9]+)*)+$/;

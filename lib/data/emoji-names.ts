@@ -101,6 +101,7 @@ const TABLE = `
 2611 checkbox|1f534 red_circle|1f535 blue_circle|1f508 speaker|1f507 mute no_sound|1f50a louder sound
 1f514 notifications bell|1f515 mute_notifications|1f4e3 megaphone shout|1f4e2 loudspeaker bullhorn|1f4ac umm speech_balloon
 1f4ad thought dream|2660 spades|2663 clubs|2665 hearts|2666 diamonds|1f0cf joker|1f557 time clock
+1f937-200d-2640 woman_shrugging|1f441-200d-1f5e8 eye_in_speech_bubble|1f95d kiwi
 1f3f3 white_flag surrender|1f3f4 black_flag|1f3c1 checkered_flag race go start|1f6a9 triangular_flag
 `;
 

@@ -43,9 +43,20 @@ export function messageForQueue(world: World, message: MessagePayload, options: 
 
 /** The message event one queue receives (before the narrow is checked). */
 export function messageEventForQueue(world: World, event: ChatEvent, options: QueueOptions): ChatEvent {
-  const message = event.message;
-  if (typeof message !== 'object' || message === null) return event;
-  return { ...event, message: messageForQueue(world, message as MessagePayload, options), flags: flagsOf(event) };
+  // The local echo is for the sender's queue only (`localEchoFor`), never passed on as it came.
+  const { sender_queue_id: _queue, local_id: _local, ...rest } = event;
+  const message = rest.message;
+  if (typeof message !== 'object' || message === null) return rest as ChatEvent;
+  return { ...rest, type: 'message', message: messageForQueue(world, message as MessagePayload, options), flags: flagsOf(event) };
+}
+
+/**
+ * `local_message_id` for the queue that sent the message (its `queue_id`), as the real server's
+ * Tornado adds it to that client's event only.
+ */
+export function localEchoFor(queueId: string, original: ChatEvent, event: ChatEvent): ChatEvent {
+  if (event.type !== 'message' || original.sender_queue_id !== queueId || typeof original.local_id !== 'string') return event;
+  return { ...event, local_message_id: original.local_id };
 }
 
 export function flagsOf(event: ChatEvent): string[] {

@@ -9,6 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import type { World } from '../state/world.js';
 import { eventsForQueue } from './adapt.js';
+import { localEchoFor } from './message-payload.js';
 import { badEventQueueId, EventQueue, type QueuedEvent } from './event-queue.js';
 import { Audience, type Recipients } from '../state/audience.js';
 import type { ChatEvent } from '../state/event-hub.js';
@@ -137,7 +138,7 @@ export class EventQueues {
       const shape = shapeOf(queue.options);
       let adapted = byShape.get(shape);
       if (!adapted) byShape.set(shape, (adapted = eventsForQueue(this.world, queue.options, original)));
-      for (const event of adapted) this.push(queue, event);
+      for (const event of adapted) this.push(queue, localEchoFor(queue.id, original, event));
     }
   }
 

@@ -4,11 +4,22 @@
  */
 import type { MarkdownContext } from './markdown/context.js';
 import { renderMarkdown } from './markdown/setup.js';
+import { boolSetting, type User } from '../entities/user.js';
 import type { World } from '../state/world.js';
 
+/** Who the content is rendered for: the sender's `translate_emoticons` applies. */
+export interface RenderOptions {
+  readonly sender?: User;
+}
+
+/** The realm's `inline_image_preview` (on unless the realm turned it off). */
+const inlineImagePreview = (world: World): boolean => world.realmProperties.get('inline_image_preview') !== false;
+
 /** The realm data the renderer reads, looked up lazily from `world`. */
-export function markdownContext(world: World): MarkdownContext {
+export function markdownContext(world: World, options: RenderOptions = {}): MarkdownContext {
   return {
+    translateEmoticons: options.sender !== undefined && boolSetting(options.sender, 'translate_emoticons'),
+    inlineImagePreview: inlineImagePreview(world),
     findUser(name, id) {
       const visible = (user: { isSystemBot: boolean } | undefined) => user !== undefined && !user.isSystemBot;
       if (id !== undefined) {
@@ -49,7 +60,7 @@ export function markdownContext(world: World): MarkdownContext {
   };
 }
 
-/** Renders message Markdown as the real server does for this realm. */
-export function render(world: World, source: string): string {
-  return renderMarkdown(source, markdownContext(world));
+/** Renders message Markdown as the real server does for this realm (and sender). */
+export function render(world: World, source: string, options: RenderOptions = {}): string {
+  return renderMarkdown(source, markdownContext(world, options));
 }

@@ -51,7 +51,9 @@ export class Client {
     const url = new URL(path.startsWith('/api/') ? path : `/api/v1${path}`, 'http://localhost:9991');
     const inQuery = upper === 'GET' || upper === 'HEAD';
     for (const [name, value] of encodeParams({ ...(options.query ?? {}), ...(inQuery ? params : {}) })) url.searchParams.append(name, value);
-    const headers: Record<string, string> = { host: 'localhost:9991', ...(options.headers ?? {}) };
+    // As the real server's terminal client: its messages start read for their sender (a bare API
+    // client's stay unread, see `defaultReadBySender`).
+    const headers: Record<string, string> = { host: 'localhost:9991', 'user-agent': 'ZulipTerminal/0.7.0', ...(options.headers ?? {}) };
     if (this.authorization !== undefined) headers.authorization = this.authorization;
     let body: Uint8Array | string | undefined;
     if (options.rawBody) {

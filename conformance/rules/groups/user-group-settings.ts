@@ -12,7 +12,7 @@ import type { Rule, RuleContext } from '../types.js';
 import { CREATE, humanIds } from './user-groups.js';
 import { ascending, groupById, listGroups, RuleGroups, systemGroups } from './user-groups-support.js';
 
-interface GroupSettingSpec {
+export interface GroupSettingSpec {
   readonly name: string;
   readonly since: number;
   /** System groups the real server refuses (the description's list, plus the reference's). */
@@ -22,7 +22,7 @@ interface GroupSettingSpec {
 const INTERNET = 'role:internet';
 const EVERYONE = 'role:everyone';
 
-const GROUP_SETTINGS: readonly GroupSettingSpec[] = [
+export const GROUP_SETTINGS: readonly GroupSettingSpec[] = [
   { name: 'can_add_members_group', since: 305, refused: [INTERNET, EVERYONE] },
   { name: 'can_join_group', since: 301, refused: [INTERNET, EVERYONE] },
   { name: 'can_leave_group', since: 308, refused: [INTERNET] },

@@ -43,8 +43,9 @@ const listedThenDeleted = ownMessageRule({
   section: '3.5; 4.17',
   levels: { min: LIST_DELETE_LEVEL },
 }, async (ctx, message, client) => {
-  // Not a whole minute or hour ahead, so any rounding shows.
-  const at = message.now + 2 * DAY + 17;
+  // 17 seconds past a minute, whatever the message's own second, so any rounding to the minute or hour shows.
+  const base = message.now + 2 * DAY;
+  const at = base - (base % 60) + 60 + 17;
   const listed = await createListed(ctx, client, message.id, at);
   const id = listed.reminder_id;
   expectEqual(

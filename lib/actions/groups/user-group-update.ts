@@ -4,7 +4,7 @@
  * groups never. Everything is checked first; then each change sends a `user_group` `update`
  * event with the changed field to every active user.
  */
-import { badRequest } from '../../errors.js';
+import { ApiError, badRequest } from '../../errors.js';
 import { GROUP_PERMISSION_SETTINGS, type GroupPermissionSetting, type GroupSetting, type UserGroup } from '../../entities/group.js';
 import type { User } from '../../entities/user.js';
 import { GROUP_SETTING_RULES } from '../../settings/defaults.js';
@@ -39,7 +39,7 @@ function planSetting(world: World, group: UserGroup, name: GroupPermissionSettin
   if (!rules || !current) return undefined;
   const next = resolveGroupSetting(world, name, change.new, rules);
   if (change.old !== undefined && !sameValue(world, resolveGroupSetting(world, name, change.old, rules), current)) {
-    throw badRequest("'old' value does not match the expected value.");
+    throw new ApiError('EXPECTATION_MISMATCH', 400, "'old' value does not match the expected value.");
   }
   return sameValue(world, next, current) ? undefined : next;
 }

@@ -21,7 +21,7 @@ import {
   truncateTopic,
 } from '../../input/topic-names.js';
 import type { World } from '../../state/world.js';
-import { deliverMessage, normalizeContent } from './messages.js';
+import { defaultReadBySender, deliverMessage, type LocalEcho, normalizeContent } from './messages.js';
 
 export type SendType = 'direct' | 'private' | 'stream' | 'channel';
 
@@ -30,9 +30,11 @@ export interface SendRequest {
   readonly to: string | undefined;
   readonly topic: string | undefined;
   readonly content: string;
-  /** FL 236; unset means read (this server's heuristic: every sender reads its own message). */
+  /** FL 236; unset means read only from the real server's own clients (`defaultReadBySender`). */
   readonly readBySender: boolean | undefined;
   readonly client: string;
+  /** `queue_id` and `local_id`: the sender's queue gets `local_id` back in its message event. */
+  readonly localEcho?: LocalEcho;
 }
 
 const notAuthorized = (stream: Stream) => badRequest(`Not authorized to send to channel '${stream.name}'`);
@@ -183,13 +185,14 @@ export function sendMessage(world: World, sender: User, request: SendRequest): n
     const userIds = [...new Set([...users.map((u) => u.id), sender.id])].sort((a, b) => a - b);
     recipient = { kind: 'direct', userIds };
   }
-  const readBy = new Set(request.readBySender === false ? [] : [sender.id]);
+  const readBy = new Set((request.readBySender ?? defaultReadBySender(request.client)) ? [sender.id] : []);
   const message = deliverMessage(world, {
     sender,
     recipient,
     content,
     client: request.client,
     readBy,
+    ...(request.localEcho ? { localEcho: request.localEcho } : {}),
   });
   return message.id;
 }

@@ -38,6 +38,13 @@ export interface DeliverOptions {
   readonly client: string;
   /** Users whose row starts as read (the sender, unless `read_by_sender` is false). */
   readonly readBy: ReadonlySet<number>;
+  readonly localEcho?: LocalEcho;
+}
+
+/** A client's local echo: the queue that sent the message and the ID it gave it. */
+export interface LocalEcho {
+  readonly queueId: string;
+  readonly localId: string;
 }
 
 /** Who gets a per-user row: every participant of a DM; active subscribers and the sender otherwise. */
@@ -85,7 +92,7 @@ export function deliverMessage(world: World, options: DeliverOptions): Message {
   }
   // `do_claim_attachments` runs before the message event is sent.
   linkAttachmentsInContent(world, message.id, message.content);
-  sendMessageEvents(world, message);
+  sendMessageEvents(world, message, options.localEcho);
   return message;
 }
 
@@ -93,15 +100,17 @@ export function deliverMessage(world: World, options: DeliverOptions): Message {
  * One `message` event per distinct flag set. The payload carries the Markdown in `content` and
  * the HTML in `rendered_content`, raw topic names and the full avatar URL: the event-queue layer
  * (lib/events/message-payload.ts) shapes it per queue (`apply_markdown`, `client_gravatar`,
- * `empty_topic_name`, narrow).
+ * `empty_topic_name`, narrow). A local echo rides along as `sender_queue_id` and `local_id`, which
+ * the queues turn into `local_message_id` for the sender's queue alone.
  */
-function sendMessageEvents(world: World, message: Message): void {
+function sendMessageEvents(world: World, message: Message, echo: LocalEcho | undefined): void {
   const body = {
     ...toApiMessage(world, message, { applyMarkdown: false, allowEmptyTopicName: true, clientGravatar: false, includeEditHistory: false }),
     rendered_content: message.renderedContent,
   };
   for (const [flags, userIds] of groupByFlags(message, [...message.flags.keys()])) {
-    world.events.send({ type: 'message', message: body, flags: JSON.parse(flags) as string[] }, userIds);
+    const event = { type: 'message', message: body, flags: JSON.parse(flags) as string[] };
+    world.events.send(echo ? { ...event, sender_queue_id: echo.queueId, local_id: echo.localId } : event, userIds);
   }
 }
 
@@ -115,6 +124,19 @@ export function groupByFlags(message: Message, userIds: Iterable<number>): Map<s
     else groups.set(key, [id]);
   }
   return groups;
+}
+
+/** The real server's own clients: a message sent from one of them is read by its sender. */
+const HUMAN_CLIENTS = new Set(['zulipandroid', 'zulipios', 'zulipdesktop', 'zulipmobile', 'zulipelectron', 'zulipterminal', 'snipe', 'website', 'ios', 'android']);
+
+/**
+ * `Client.default_read_by_sender`: whether a message sent without `read_by_sender` starts read for
+ * its sender. Only the real server's own (human) clients qualify, so that messages an integration
+ * sends with a user's key stay unread for that user.
+ */
+export function defaultReadBySender(client: string): boolean {
+  const name = client.toLowerCase();
+  return HUMAN_CLIENTS.has(name) || name.includes('desktop app');
 }
 
 /** The client name of a request: the `client` parameter, else the User-Agent's product token. */

@@ -183,11 +183,12 @@ export function createMultiuseInvite(world: World, actor: User, request: InviteR
 
 /**
  * `access_invite_by_id`: another user's invitation needs an administrator (an owner for owners).
- * Like the real server it finds revoked and expired invitations too.
+ * Like the real server it finds expired invitations too, but not revoked ones (the real server
+ * deletes an email invitation when it is revoked).
  */
 function accessInvite(world: World, actor: User, id: number): EmailInvite {
   const invite = world.invites.get(id);
-  if (!invite) throw badRequest('No such invitation');
+  if (!invite || invite.revoked) throw badRequest('No such invitation');
   if (invite.referrerId !== actor.id) checkRoleToGrant(actor, invite.invitedAs, true);
   return invite;
 }

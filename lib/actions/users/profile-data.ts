@@ -1,12 +1,13 @@
 /**
  * A user's own custom profile fields (`PATCH`/`DELETE /users/me/profile_data`), as the real
  * server's `update_user_custom_profile_data` and `remove_user_custom_profile_data` do them.
- * Every entry is checked before any is stored; each changed field sends a `realm_user` update
+ * Every entry is checked before any is stored (fields not editable by users only by administrators); each changed field sends a `realm_user` update
  * with `custom_profile_field` to everyone who can access the user.
  */
 import { badRequest } from '../../errors.js';
 import type { CustomProfileField } from '../../entities/realm-records.js';
-import type { User } from '../../entities/user.js';
+import { isAdministrator, type User } from '../../entities/user.js';
+import { FEATURES } from '../../features.js';
 import { userIdsWhoCanAccess } from '../../queries/users/users-admin.js';
 import { render } from '../../rendering/render.js';
 import type { World } from '../../state/world.js';
@@ -17,9 +18,16 @@ export interface ProfileValue {
   readonly value: string | number[];
 }
 
-function fieldById(world: World, id: number): CustomProfileField {
+/**
+ * The field the user may change: it exists, and (from level 296) it is editable by users unless
+ * the user is an administrator (`validate_user_custom_profile_data`).
+ */
+function editableField(world: World, user: User, id: number): CustomProfileField {
   const field = world.customProfileFields.find((f) => f.id === id);
   if (!field) throw badRequest(`Field id ${id} not found.`);
+  if (field.editableByUser === false && world.has(FEATURES.PROFILE_FIELD_EDITABLE_BY_USER) && !isAdministrator(user)) {
+    throw badRequest('You are not allowed to change this field. Contact an administrator to update it.');
+  }
   return field;
 }
 
@@ -35,7 +43,7 @@ function notify(world: World, user: User, field: CustomProfileField, value: stri
  */
 export function updateOwnProfileData(world: World, user: User, entries: readonly ProfileValue[]): void {
   const planned = entries.map((entry) => {
-    const field = fieldById(world, entry.id);
+    const field = editableField(world, user, entry.id);
     return { field, value: validateFieldValue(world, field, entry.value) };
   });
   for (const { field, value } of planned) {
@@ -47,7 +55,7 @@ export function updateOwnProfileData(world: World, user: User, entries: readonly
 
 /** Clears each field; fields without a value are skipped silently, unknown IDs refused. */
 export function removeOwnProfileData(world: World, user: User, fieldIds: readonly number[]): void {
-  const fields = fieldIds.map((id) => fieldById(world, id));
+  const fields = fieldIds.map((id) => editableField(world, user, id));
   for (const field of fields) {
     if (!user.profileData.has(field.id)) continue;
     user.profileData.delete(field.id);

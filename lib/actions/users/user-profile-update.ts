@@ -3,6 +3,7 @@
  * administrator changes another user's full name, role and custom profile fields.
  */
 import { badRequest, mustBeAdministrator, mustBeOwner } from '../../errors.js';
+import { parseFieldData } from '../../input/profile-field-data.js';
 import type { CustomProfileField } from '../../entities/realm-records.js';
 import { isAdministrator, isOwner, ROLE, type Role, type User } from '../../entities/user.js';
 import { accessAudience, checkFullName, isLastHumanOwner } from '../../queries/users/users-admin.js';
@@ -46,16 +47,23 @@ function checkUserIds(world: World, value: string | number[]): string {
   return JSON.stringify(value);
 }
 
+/** `check_date`: YYYY-MM-DD naming a day that exists (`strptime` refuses 2001-02-30, which `Date` rolls over). */
+function isCalendarDate(value: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const date = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
+}
+
 /** The stored form of a value, after the field type's validator (`validate_user_custom_profile_field`). */
 export function validateFieldValue(world: World, field: CustomProfileField, value: string | number[]): string {
   if (field.type === 6) return checkUserIds(world, value);
   if (typeof value !== 'string') throw badRequest(`${field.name} is not a string`);
   const limit = TEXT_LIMIT.get(field.type);
   if (limit !== undefined && [...value].length > limit) throw badRequest(`${field.name} is too long (limit: ${limit} characters)`);
-  if (field.type === 4 && (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`)))) {
-    throw badRequest(`${field.name} is not a date`);
-  }
+  if (field.type === 4 && !isCalendarDate(value)) throw badRequest(`${field.name} is not a date`);
   if (field.type === 5 && !/^https?:\/\/[^\s/$.?#][^\s]*$/i.test(value)) throw badRequest(`${field.name} is not a URL`);
+  // `validate_select_field`: the value is one of the choices' keys.
+  if (field.type === 3 && !parseFieldData(field.fieldData).has(value)) throw badRequest(`'${value}' is not a valid choice for '${field.name}'.`);
   return value;
 }
 

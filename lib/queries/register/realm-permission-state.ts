@@ -97,6 +97,20 @@ function legacyPolicy(world: World, setting: GroupSetting, table: ReadonlyMap<Sy
   return (name && table.get(name)) ?? fallback;
 }
 
+/** Groups any member belongs to: a setting held by one of them was the legacy "everyone" value. */
+const ANY_MEMBER = new Set<SystemGroupName>(['role:members', 'role:everyone']);
+
+/**
+ * `bot_creation_policy` before level 344, read off the two settings that replaced it: 1 when
+ * every member may create any bot, 2 when members may create only incoming webhooks (generic
+ * bots limited to administrators), 3 when only administrators may.
+ */
+function botCreationPolicy(world: World): number {
+  const holdsAll = (name: string) => ANY_MEMBER.has(systemGroupName(world, realmSetting(world, name, 'role:members')) ?? 'role:nobody');
+  if (holdsAll('can_create_bots_group')) return 1;
+  return holdsAll('can_create_write_only_bots_group') ? 2 : 3;
+}
+
 /** Adds every `realm_can_*_group` field and the deprecated policy enums. */
 export function addRealmPermissionFields(world: World, fields: Fields): void {
   for (const setting of REALM_SETTINGS) {
@@ -108,6 +122,7 @@ export function addRealmPermissionFields(world: World, fields: Fields): void {
     .since(FEATURES.CREATE_STREAM_POLICY_SPLIT, 'realm_create_private_stream_policy', create('can_create_private_channel_group', 'role:members'))
     .before(FEATURES.CREATE_STREAM_POLICY_SPLIT, 'realm_create_stream_policy', create('can_create_public_channel_group', 'role:members'))
     .since(FEATURES.WEB_PUBLIC_STREAMS, 'realm_create_web_public_stream_policy', create('can_create_web_public_channel_group', 'role:owners'))
+    .before(FEATURES.CREATE_BOTS_GROUPS, 'realm_bot_creation_policy', botCreationPolicy(world))
     .set(
       'realm_wildcard_mention_policy',
       legacyPolicy(world, realmSetting(world, 'can_mention_many_users_group', 'role:administrators'), WILDCARD_POLICY, 5),

@@ -9,6 +9,7 @@ import type { StateCore, Token } from 'markdown-it';
 import { codeLanguageName } from './code-languages.js';
 import { contextOf } from './context.js';
 import { escapeAttribute } from './escape.js';
+import { renderDisplayMath } from './tex.js';
 
 /** `~~~ .python`, `{python}`, `spoiler Header text`: the language, then a header. */
 const INFO = /^\{?\.?([a-zA-Z0-9_+\-./#]*)\s*(.*?)\}?$/s;
@@ -34,7 +35,10 @@ function codeBlock(content: string, language: string): string {
 
 function renderFence(tokens: Token[], idx: number, _options: unknown, env: unknown): string {
   const token = tokens[idx] as Token;
+  // A fence without lines renders nothing on the real server.
+  if (token.content === '') return '';
   const language = parseFenceInfo(token.info).language || (contextOf(env).defaultCodeBlockLanguage ?? '');
+  if (language.toLowerCase() === 'math') return renderDisplayMath(token.content.replace(/\n$/, '').split('\n').map((line) => line.trimEnd()).join('\n'));
   return codeBlock(token.content, language);
 }
 

@@ -48,6 +48,10 @@ export interface MarkdownContext {
   readonly realmUrl?: string;
   /** The realm's default code block language, used for fences without one ('' for none). */
   readonly defaultCodeBlockLanguage?: string;
+  /** The sender's `translate_emoticons`: `:)` and the other emoticons become emoji. */
+  readonly translateEmoticons?: boolean;
+  /** The realm's `inline_image_preview`: links to images get a `message_inline_image` preview. */
+  readonly inlineImagePreview?: boolean;
 }
 
 /** The per-rendering environment markdown-it hands to every rule. */

@@ -17,3 +17,8 @@ export function escapeHtml(text: string): string {
 export function escapeAttribute(text: string): string {
   return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES.get(c) ?? c);
 }
+
+/** Django's `escape`, which the real server uses for a `math` fence KaTeX cannot parse. */
+export function escapeAllQuotes(text: string): string {
+  return escapeAttribute(text).replace(/&#39;/g, '&#x27;');
+}

@@ -6,15 +6,24 @@
  */
 import MarkdownIt from 'markdown-it';
 import type { StateInline, Token } from 'markdown-it';
+import { autolinkPlugin } from './links/autolink.js';
 import { channelLinksPlugin } from './channel-links.js';
 import { codeBlocksPlugin } from './code-blocks.js';
+import { codeSpansPlugin } from './dialect/code-spans.js';
 import type { MarkdownContext, RenderEnv } from './context.js';
-import { emojiPlugin } from './emoji.js';
+import { emojiPlugin } from './emoji/emoji.js';
+import { emptyQuotesPlugin } from './dialect/empty-quotes.js';
+import { emoticonsPlugin } from './emoji/emoticons.js';
+import { emphasisPlugin } from './dialect/emphasis.js';
 import { escapeHtml } from './escape.js';
-import { linkifiersPlugin } from './linkifiers.js';
-import { linksPlugin } from './links.js';
+import { inlineImagesPlugin } from './links/inline-images.js';
+import { linkifiersPlugin } from './links/linkifiers.js';
+import { linksPlugin } from './links/links.js';
 import { mentionsPlugin } from './mentions.js';
+import { strikethroughPlugin } from './dialect/strikethrough.js';
+import { texPlugin } from './tex.js';
 import { timesPlugin } from './times.js';
+import { whitespacePlugin } from './dialect/whitespace.js';
 
 /** `_` never starts emphasis on the real server: a run of underscores is plain text. */
 function underscoreIsText(state: StateInline, checkOnly: boolean): boolean {
@@ -27,10 +36,10 @@ function underscoreIsText(state: StateInline, checkOnly: boolean): boolean {
 }
 
 function create(): MarkdownIt {
-  const md = new MarkdownIt('default', { html: false, linkify: true, breaks: true, typographer: false });
+  const md = new MarkdownIt('default', { html: false, linkify: false, breaks: true, typographer: false });
   md.disable(['lheading', 'hr', 'reference', 'image']);
   md.inline.ruler.before('emphasis', 'zulip_underscore', underscoreIsText);
-  for (const plugin of [linksPlugin, codeBlocksPlugin, mentionsPlugin, channelLinksPlugin, emojiPlugin, timesPlugin, linkifiersPlugin]) md.use(plugin);
+  for (const plugin of [autolinkPlugin, linksPlugin, codeBlocksPlugin, emptyQuotesPlugin, whitespacePlugin, codeSpansPlugin, strikethroughPlugin, emphasisPlugin, mentionsPlugin, channelLinksPlugin, emoticonsPlugin, emojiPlugin, texPlugin, timesPlugin, linkifiersPlugin, inlineImagesPlugin]) md.use(plugin);
 
   const rules = md.renderer.rules;
   // Python-Markdown escapes only &, < and > in text; quotes stay as typed.

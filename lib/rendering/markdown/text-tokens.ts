@@ -9,21 +9,43 @@ import type { StateCore, Token } from 'markdown-it';
 export type Piece = string | readonly Token[];
 
 /**
+ * What surrounds a text token, as the real server's inline patterns see it: a text is `open` at
+ * an edge that is the start or end of its element's text or a line break; next to anything else
+ * (an emoji, a mention, a closed link...) the real server sees a placeholder character.
+ */
+export interface TextEdges {
+  readonly openBefore: boolean;
+  readonly openAfter: boolean;
+}
+
+const BREAKS = new Set(['softbreak', 'hardbreak']);
+
+function edgesOf(children: readonly Token[], index: number): TextEdges {
+  const before = children[index - 1];
+  const after = children[index + 1];
+  return {
+    openBefore: before === undefined || before.nesting === 1 || BREAKS.has(before.type),
+    openAfter: after === undefined || after.nesting === -1 || BREAKS.has(after.type),
+  };
+}
+
+/**
  * Calls `split` on every text token outside links, replacing the token with the pieces it
  * returns (undefined keeps the token as it is).
  */
-export function rewriteText(state: StateCore, split: (text: string) => Piece[] | undefined): void {
+export function rewriteText(state: StateCore, split: (text: string, edges: TextEdges) => Piece[] | undefined): void {
   for (const block of state.tokens) {
     if (block.type !== 'inline' || !block.children) continue;
     const out: Token[] = [];
     let linkDepth = 0;
-    for (const child of block.children) {
+    const children = block.children;
+    children.forEach((child, index) => {
       if (child.type === 'link_open') linkDepth++;
       else if (child.type === 'link_close') linkDepth--;
-      const pieces = child.type === 'text' && linkDepth === 0 ? split(child.content) : undefined;
+      const pieces = child.type === 'text' && linkDepth === 0 ? split(child.content, edgesOf(children, index)) : undefined;
       if (!pieces) {
         out.push(child);
-        continue;
+        return;
       }
       for (const piece of pieces) {
         if (typeof piece !== 'string') out.push(...piece);
@@ -33,7 +55,7 @@ export function rewriteText(state: StateCore, split: (text: string) => Piece[] |
           out.push(text);
         }
       }
-    }
+    });
     block.children = out;
   }
 }

@@ -6,6 +6,7 @@
 import type MarkdownIt from 'markdown-it';
 import type { StateInline, Token } from 'markdown-it';
 import { escapeAttribute, escapeHtml } from './escape.js';
+import { parseWordDate } from './time-words.js';
 
 const TIME = /^<time:([^>]*)>/;
 
@@ -16,6 +17,9 @@ function parseTime(text: string): Date | undefined {
   const trimmed = text.trim();
   if (trimmed === '') return undefined;
   if (/^-?\d+(\.\d+)?$/.test(trimmed)) return dateOf(Number(trimmed) * 1000);
+  // Dates in words are read as the real server reads them; JavaScript's own reading is kept for
+  // numeric forms only, as it rolls impossible dates over (31 Feb is 3 Mar) where Python refuses.
+  if (/[a-z]{2}/i.test(trimmed.replace(/T\d|Z$|UTC$|GMT$/g, ''))) return parseWordDate(trimmed);
   const hasZone = /([Zz]|[+-]\d\d:?\d\d|UTC|GMT)$/.test(trimmed);
   return (hasZone ? undefined : dateOf(Date.parse(`${trimmed} UTC`))) ?? dateOf(Date.parse(trimmed));
 }

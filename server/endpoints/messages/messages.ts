@@ -36,6 +36,7 @@ const send = authed({
       topic: args.topic,
       content: args.content,
       readBySender: args.read_by_sender,
+      ...(args.queue_id !== undefined && args.local_id !== undefined ? { localEcho: { queueId: args.queue_id, localId: args.local_id } } : {}),
       client: clientName(params.body.get('client') ?? params.query.get('client'), request.headers.get('user-agent')),
     });
     return { id };

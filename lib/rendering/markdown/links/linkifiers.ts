@@ -6,10 +6,10 @@
  */
 import type MarkdownIt from 'markdown-it';
 import type { StateCore } from 'markdown-it';
-import { firstMatchFrom } from '../../patterns/linkifier-patterns.js';
-import { contextOf, type LinkifierRule } from './context.js';
-import { relativeToRealm, sanitizeUrl } from './links.js';
-import { type Piece, rewriteText } from './text-tokens.js';
+import { firstMatchFrom } from '../../../patterns/linkifier-patterns.js';
+import { contextOf, type LinkifierRule } from '../context.js';
+import { relativeToRealm, sanitizeUrl } from './url-sanitize.js';
+import { type Piece, rewriteText } from '../text-tokens.js';
 import { expandUrlTemplate } from './url-template.js';
 
 const BEFORE = 'linkifier_before_match';

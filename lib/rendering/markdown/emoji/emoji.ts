@@ -5,17 +5,24 @@
  */
 import type MarkdownIt from 'markdown-it';
 import type { StateCore, StateInline, Token } from 'markdown-it';
-import { EMOJI_CODE_TO_NAME, EMOJI_NAME_TO_CODE } from '../../data/emoji-names.js';
-import { contextOf } from './context.js';
-import { escapeAttribute, escapeHtml } from './escape.js';
-import { type Piece, rewriteText } from './text-tokens.js';
+import { EMOJI_CODE_TO_NAME, EMOJI_NAME_TO_CODE } from '../../../data/emoji-names.js';
+import { contextOf } from '../context.js';
+import { escapeAttribute, escapeHtml } from '../escape.js';
+import { type Piece, rewriteText } from '../text-tokens.js';
 
 /** Served with the web app's static files; the real server writes this path for `:zulip:`. */
 export const ZULIP_EMOJI_URL = '/static/generated/emoji/images/emoji/unicode/zulip.png';
 
 const EMOJI_SYNTAX = /^:([\w+-]+):/;
-/** One pictographic character, with an optional variation selector; ZWJ sequences are left alone. */
-const UNICODE_EMOJI = /\p{Extended_Pictographic}\uFE0F?(?!\u200D)/gu;
+/** One emoji: a flag, or emoji joined by ZWJ, each with a skin tone, keycap or tag sequence (the real server's POSSIBLE_EMOJI_RE). */
+const ONE_EMOJI = String.raw`\p{Emoji}(?:\p{Emoji_Modifier}|\uFE0F\u20E3?|[\u{E0020}-\u{E007E}]+\u{E007F})?`;
+const UNICODE_EMOJI = new RegExp(String.raw`\p{RI}\p{RI}|${ONE_EMOJI}(?:\u200D(?:\p{RI}\p{RI}|${ONE_EMOJI}))*`, 'gu');
+/** A lone character shown as text by default (digits, arrows, ©...) is not made an emoji. */
+const TEXT_PRESENTATION = /^\P{Emoji_Presentation}\u20E3?$/u;
+
+/** The real server's code of an emoji sequence: hex codepoints without variation selectors, dash-separated. */
+const codeOf = (sequence: string): string =>
+  [...sequence.replace(/\uFE0F/g, '')].map((c) => (c.codePointAt(0) as number).toString(16).padStart(4, '0')).join('-');
 
 type EmojiMeta = { readonly kind: 'unicode'; readonly code: string; readonly syntax: string } | { readonly kind: 'image'; readonly src: string; readonly syntax: string };
 
@@ -48,17 +55,24 @@ function renderEmoji(tokens: Token[], idx: number): string {
   return `<span aria-label="${title}" class="emoji emoji-${meta.code}" role="img" title="${title}">${escapeHtml(meta.syntax)}</span>`;
 }
 
-/** Unicode emoji characters in text become the same markup as their `:name:`. */
+/** A token showing the Unicode emoji `code` under its canonical `name`. */
+export function unicodeEmojiToken(state: StateCore, code: string, name: string): Token {
+  const token = new state.Token('zulip_emoji', '', 0);
+  token.meta = { kind: 'unicode', code, syntax: `:${name}:` } satisfies EmojiMeta;
+  return token;
+}
+
+/** Unicode emoji in text become the same markup as their `:name:`; unknown sequences stay text whole. */
 function unicodeEmoji(state: StateCore): void {
   rewriteText(state, (text) => {
     let pieces: Piece[] | undefined;
     let last = 0;
     for (const match of text.matchAll(UNICODE_EMOJI)) {
-      const code = (match[0].codePointAt(0) as number).toString(16);
+      if (TEXT_PRESENTATION.test(match[0])) continue;
+      const code = codeOf(match[0]);
       const name = EMOJI_CODE_TO_NAME.get(code);
       if (name === undefined) continue;
-      const token = new state.Token('zulip_emoji', '', 0);
-      token.meta = { kind: 'unicode', code, syntax: `:${name}:` } satisfies EmojiMeta;
+      const token = unicodeEmojiToken(state, code, name);
       pieces ??= [];
       pieces.push(text.slice(last, match.index), [token]);
       last = match.index + match[0].length;
