@@ -54,7 +54,8 @@ export function realLimitServer(options: RealLimitOptions = {}): RealLimitServer
   const clock = new JumpingClock();
   const broken = brokenApp(options.mutate, options.featureLevel, { ...options.app, clock, apiRateLimit: REAL_API_RATE_LIMIT });
   const waits: number[] = [];
-  // During a real wait, work the server delays (presence writes, events) gets done: let it, before the jump.
+  // During a real wait of a second or more, work the server delays (presence writes, events) gets
+  // done: let it, before the jump (a shorter jump hardly ages it).
   const settleMs = options.app?.deliveryDelayMs === undefined ? 0 : options.app.deliveryDelayMs + 10;
   const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
   // Waits that overlap share the time that passes: each moves the clock to its own end, if not past it already.
@@ -62,7 +63,7 @@ export function realLimitServer(options: RealLimitOptions = {}): RealLimitServer
     if (signal?.aborted) throw signal.reason;
     waits.push(ms);
     const end = clock.now() + ms;
-    await pause(Math.min(ms, settleMs));
+    if (ms >= 1000) await pause(settleMs);
     if (end > clock.now()) clock.advance(end - clock.now());
     await pause(options.scale === undefined ? 0 : ms / options.scale);
     if (signal?.aborted) throw signal.reason;
