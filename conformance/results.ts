@@ -106,7 +106,7 @@ export interface SuiteResult {
   readonly leftChanged: readonly string[];
   /**
    * The run's waits for the target's rate limit (429 with `Retry-After`): how many, and the time
-   * they took in all. No deadline counts them.
+   * they asked for in all (overlapping waits each counted). No deadline counts them.
    */
   readonly rateLimited: { readonly waits: number; readonly waitedMs: number };
   /** The signal that interrupted the run (rules after it were not run; cleanups still ran). */

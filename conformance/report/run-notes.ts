@@ -30,5 +30,5 @@ export function runProblems(result: SuiteResult): string[] {
 export function rateLimitLines(result: SuiteResult): string[] {
   const { waits, waitedMs } = result.rateLimited;
   if (waits === 0) return [];
-  return [`rate limit: waited ${waits} time${waits === 1 ? '' : 's'}, ${(waitedMs / 1000).toFixed(1)} s in all (no time limit counts these waits)`];
+  return [`rate limit: waited ${waits} time${waits === 1 ? '' : 's'}, for ${(waitedMs / 1000).toFixed(1)} s in all (overlapping waits each counted; no time limit counts these waits)`];
 }
