@@ -44,6 +44,7 @@ export function banner(info: BannerInfo): string {
       `    curl -sS -u ${user.email}:API_KEY ${api}/users/me`,
       `  every development user: curl -sS ${api}/dev_list_users`,
       `  start over: curl -sS -X POST ${info.url}/__dev/reset`,
+      `  see the realm and a live log: ${info.url}/ (steer it: faults, clock, queues, state under ${info.url}/__dev/)`,
     );
   } else if (!info.devEndpoints) {
     lines.push('  development endpoints are off (--no-dev-endpoints): log in with POST /api/v1/fetch_api_key');

@@ -37,9 +37,15 @@ Exit status:
 Environment:
   none is read; the output has no colours, so NO_COLOR and FORCE_COLOR change nothing
 
-Development endpoints (off with --no-dev-endpoints):
+Development endpoints (off with --no-dev-endpoints; docs/dev-server.md):
   POST /api/v1/dev_fetch_api_key, GET /api/v1/dev_list_users   log in as any development user
+  GET /                                                        a page: users, channels, messages, queues, live log
   POST /__dev/reset                                            back to the starting state
+  POST /__dev/faults, GET|DELETE /__dev/faults                 inject a status, body or delay for N requests
+  POST /__dev/clock/advance {"seconds": N}, GET /__dev/clock   move the world's clock forward
+  GET /__dev/queues, POST /__dev/queues/expire                 list or expire event queues
+  GET|PUT /__dev/state                                         export or import the whole state (--state format)
+  GET /__dev/realm|users|channels|messages|log                 the page's data, as JSON
 `;
 
 const program = new Command()
@@ -53,7 +59,7 @@ const program = new Command()
   .option('--state <file>', 'load the world from this file when it exists; save it there on Ctrl-C/SIGTERM')
   .option('--log', 'log each request: method, path, status, user, milliseconds')
   .option('--cors', 'answer CORS preflights (Authorization allowed) for browser clients on other origins')
-  .option('--no-dev-endpoints', 'disable dev_fetch_api_key, dev_list_users and /__dev/*')
+  .option('--no-dev-endpoints', 'disable dev_fetch_api_key, dev_list_users, /__dev/* and the page at /')
   .option('--push-configured', 'behave as if a push notification service were configured')
   .option('--delivery-delay <ms>', 'write presence and deliver events a random 0..ms after answering, as a production server does', integer(0, 60_000))
   .option('--rate-limit [requests/seconds]', "enforce a per-user API rate limit (the real server's is 200/60)")

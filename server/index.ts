@@ -3,7 +3,7 @@
  * listen on a port (0 by default) so tests can start a fake server in milliseconds.
  */
 import type { AddressInfo } from 'node:net';
-import { type Clock, systemClock } from '../lib/state/clock.js';
+import { type Clock, ShiftedClock, systemClock } from '../lib/state/clock.js';
 import { buildWorld } from '../lib/fixture/build.js';
 import type { Fixture } from '../lib/fixture/schema.js';
 import type { World } from '../lib/state/world.js';
@@ -12,6 +12,9 @@ import { type AppOptions, ChatApp } from './app/app.js';
 import { closeHttpServer, createHttpServer, type HttpOptions } from './http/listen.js';
 import { isValidFeatureLevel, MAX_FEATURE_LEVEL, MIN_FEATURE_LEVEL } from '../lib/features.js';
 import { restoreWorld, snapshotWorld } from '../lib/state/world-snapshot.js';
+import { ActivityLog } from './dev/activity-log.js';
+import type { DevControl } from './dev/control.js';
+import { FaultTable } from './dev/faults.js';
 import { devFront } from './dev/front.js';
 import { loadStateFile, saveStateFile, StateFileError } from './dev/state-file.js';
 
@@ -105,16 +108,24 @@ function startingWorld(options: ServerOptions): { world: World; loaded: boolean 
 
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   validateServerOptions(options);
-  const { world, loaded } = startingWorld(options);
+  // Real time that the development endpoints can move forward; worlds made later keep the same clock.
+  const settings: ServerOptions = { ...options, clock: options.clock ?? options.world?.clock ?? new ShiftedClock() };
+  const { world, loaded } = startingWorld(settings);
   const initial = options.world ? snapshotWorld(options.world) : undefined;
-  let app = createApp({ ...options, world });
-  const reset = (): void => {
-    const fresh = initial ? restoreWorld(initial, options.clock ? { clock: options.clock } : {}) : createWorld(options);
+  let app = createApp({ ...settings, world });
+  const activity = new ActivityLog();
+  const serve = (next: World): void => {
     const old = app;
-    app = createApp({ ...options, world: fresh });
+    app = createApp({ ...settings, world: next });
     old.close();
+    if (dev) activity.watch(next);
   };
-  const front = devFront(() => app, { devEndpoints: app.devEndpoints, reset, ...(options.log ? { log: options.log } : {}), ...(options.cors ? { cors: true } : {}) });
+  const reset = (): void => serve(initial ? restoreWorld(initial, { clock: settings.clock as Clock }) : createWorld(settings));
+  const dev: DevControl | undefined = app.devEndpoints
+    ? { app: () => app, reset, replaceWorld: serve, requiredFeatureLevel: options.featureLevel, faults: new FaultTable(), activity }
+    : undefined;
+  if (dev) activity.watch(world);
+  const front = devFront(() => app, { ...(dev ? { dev } : {}), ...(options.log ? { log: options.log } : {}), ...(options.cors ? { cors: true } : {}) });
   // The front decides which app answers.
   const server = createHttpServer({ answer: front }, options);
   const host = options.host ?? '127.0.0.1';
@@ -141,6 +152,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       // Stop accepting first, then answer the held polls: they are requests in flight like any other.
       const closed = closeHttpServer(server);
       app.close();
+      activity.stop();
       await closed;
       if (closeOptions.saveState) {
         if (options.statePath === undefined) throw new TypeError('close({ saveState: true }) needs the statePath option');
@@ -153,7 +165,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 export { ChatApp } from './app/app.js';
 export type { AppOptions } from './app/app.js';
 export { makeRequest, type ApiRequest, type ApiResponse } from './app/request.js';
-export { ManualClock, systemClock, type Clock } from '../lib/state/clock.js';
+export { ManualClock, ShiftedClock, systemClock, type Clock } from '../lib/state/clock.js';
 export { World } from '../lib/state/world.js';
 export { FEATURES, MAX_FEATURE_LEVEL } from '../lib/features.js';
 export { DEV_REALM_PATH, loadFixture } from '../fixtures/index.js';

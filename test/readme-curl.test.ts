@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import { type RunningServer, startServer } from '../server/index.js';
+import { checkStepsCoverBlocks, runBlocks, shBlocks, type SnippetStep } from './support/doc-snippets.js';
 import { commandAvailable, ShellSession } from './support/shell-session.js';
 
 type Json = Record<string, unknown>;
@@ -23,7 +24,7 @@ function section(title: string): string {
   return end < 0 ? rest : rest.slice(0, end);
 }
 
-const blocks = [...section('### Try it with curl').matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
+const blocks = shBlocks(section('### Try it with curl'));
 
 /** What the blocks leave behind for later checks, as a reader's shell variables would. */
 interface Seen {
@@ -32,10 +33,7 @@ interface Seen {
   botKey?: string;
 }
 
-interface Step {
-  /** Identifies the block this step checks; exactly one block matches. */
-  readonly block: RegExp;
-  readonly says: string;
+interface Step extends SnippetStep {
   check(t: Test, server: RunningServer, responses: readonly Json[], seen: Seen): void;
 }
 
@@ -141,12 +139,8 @@ const STEPS: readonly Step[] = [
   },
 ];
 
-const curlCalls = (block: string): number => block.match(/(?:^|[\s($|])curl /g)?.length ?? 0;
-
 t.test('every README curl block matches exactly one checked step, and every step has its block', async (t) => {
-  t.ok(blocks.length > 0, 'the section has sh blocks');
-  for (const block of blocks) t.equal(STEPS.filter((step) => step.block.test(block)).length, 1, block.split('\n')[0]!);
-  for (const step of STEPS) t.equal(blocks.filter((block) => step.block.test(block)).length, 1, step.says);
+  checkStepsCoverBlocks(t, blocks, STEPS);
 });
 
 t.test('the README curl blocks run as printed against the development server', { skip: commandAvailable('curl') ? false : 'curl is not installed' }, async (t) => {
@@ -160,16 +154,10 @@ t.test('the README curl blocks run as printed against the development server', {
     rmSync(dir, { recursive: true, force: true });
   });
   const seen: Seen = {};
-  for (const block of blocks) {
-    const step = STEPS.find((s) => s.block.test(block));
-    if (!step) continue; // reported by the test above
-    await t.test(step.says, async (t) => {
-      const run = await shell.run(block);
-      t.equal(run.responses.length, curlCalls(block), 'every curl call was recorded');
-      const responses = run.responses.map((body) => JSON.parse(body) as Json);
-      const failed = responses.filter((response) => response.result !== 'success');
-      t.same(failed, [], 'every curl answered "result":"success"');
-      if (failed.length === 0) step.check(t, server, responses, seen);
-    });
-  }
+  await runBlocks(t, shell, blocks, STEPS, (t, step, bodies) => {
+    const responses = bodies.map((body) => JSON.parse(body) as Json);
+    const failed = responses.filter((response) => response.result !== 'success');
+    t.same(failed, [], 'every curl answered "result":"success"');
+    if (failed.length === 0) step.check(t, server, responses, seen);
+  });
 });

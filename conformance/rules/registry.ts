@@ -113,6 +113,7 @@ import { rules as userGroupUpdate } from './groups/user-group-update.js';
 import { rules as userGroupUpdateSettings } from './groups/user-group-update-settings.js';
 import { rules as realmSettings } from './realm/realm-settings.js';
 import { rules as exports } from './realm/exports.js';
+import { rules as eventConvergence } from './register/event-convergence.js';
 const RULE_FILES: ReadonlyArray<readonly Rule[]> = [
   conventions,
   auth,
@@ -223,6 +224,7 @@ const RULE_FILES: ReadonlyArray<readonly Rule[]> = [
   userGroupUpdateSettings,
   realmSettings,
   exports,
+  eventConvergence,
 ];
 
 const ID_FORMAT = /^[a-z0-9]+(?:-[a-z0-9]+)*(?:\/[a-z0-9]+(?:-[a-z0-9]+)*)+$/;

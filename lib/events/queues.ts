@@ -76,6 +76,11 @@ export class EventQueues {
     return queue;
   }
 
+  /** Every queue, oldest first. */
+  all(): Iterable<EventQueue> {
+    return this.byId.values();
+  }
+
   forUser(userId: number): Iterable<EventQueue> {
     return this.byUser.get(userId) ?? [];
   }

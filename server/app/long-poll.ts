@@ -7,9 +7,9 @@
  * Idle cost: one timer per waiting poll (its heartbeat) and nothing else; events wake a poll
  * through the queue's waiter callback, never by polling. The idle-queue sweep runs on the world
  * clock: every `sweepIntervalMs` on a real clock, and on each advance of a ManualClock (as if
- * every sweep due in between had run).
+ * every sweep due in between had run) or of a ShiftedClock (at once).
  */
-import { ManualClock } from '../../lib/state/clock.js';
+import { AdvancingClock, ManualClock } from '../../lib/state/clock.js';
 import type { EventQueue, QueuedEvent } from '../../lib/events/event-queue.js';
 import { type EventQueues, eventQueues } from '../../lib/events/queues.js';
 import type { AppServices } from './endpoint.js';
@@ -107,7 +107,11 @@ export class LongPoller {
     }
     const timer = setInterval(() => this.sweep(), interval);
     timer.unref();
-    return () => clearInterval(timer);
+    const unsubscribe = clock instanceof AdvancingClock ? clock.onAdvance(() => this.sweep()) : undefined;
+    return () => {
+      clearInterval(timer);
+      unsubscribe?.();
+    };
   }
 }
 

@@ -1,9 +1,9 @@
 /**
  * Drives `lib/actions/scheduler.ts` for a running app: before each request, on every advance of a
- * manual clock, and (on real time) from a timer armed for the next due task. `stop` clears the
- * timer and the clock subscription.
+ * clock that can be advanced, and (unless the clock is manual) from a timer armed for the next due
+ * task. `stop` clears the timer and the clock subscription.
  */
-import { ManualClock } from '../../lib/state/clock.js';
+import { AdvancingClock, ManualClock } from '../../lib/state/clock.js';
 import { nextDueAt, runDue } from '../../lib/actions/scheduler.js';
 import type { World } from '../../lib/state/world.js';
 
@@ -18,7 +18,15 @@ export class SchedulerDriver {
   private stopped = false;
 
   constructor(private readonly world: World) {
-    this.unsubscribe = world.clock instanceof ManualClock ? world.clock.onAdvance(() => this.tick()) : undefined;
+    this.unsubscribe = world.clock instanceof AdvancingClock ? world.clock.onAdvance(() => this.advanced()) : undefined;
+  }
+
+  /** Time jumped: the armed timer counts real time to a due time that is now nearer, so re-arm. */
+  private advanced(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.armedFor = undefined;
+    this.tick();
   }
 
   /** Runs what is due, then re-arms the timer. */
@@ -30,7 +38,7 @@ export class SchedulerDriver {
 
   private arm(): void {
     // A manual clock only moves when told to; its advances drive the scheduler instead.
-    if (this.unsubscribe !== undefined) return;
+    if (this.world.clock instanceof ManualClock) return;
     const next = nextDueAt(this.world);
     if (next === this.armedFor && (next === undefined || this.timer !== undefined)) return;
     if (this.timer !== undefined) clearTimeout(this.timer);

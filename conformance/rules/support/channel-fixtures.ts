@@ -143,7 +143,11 @@ export interface EventQueue {
 }
 
 export async function openQueue(client: ApiClient, eventTypes: readonly string[], capabilities: Readonly<Record<string, boolean>> = {}): Promise<EventQueue> {
-  const reply = await client.post('/register', { event_types: eventTypes, fetch_event_types: eventTypes, client_capabilities: capabilities });
+  return queueOf(client, await client.post('/register', { event_types: eventTypes, fetch_event_types: eventTypes, client_capabilities: capabilities }));
+}
+
+/** The queue a `POST /register` answer created (fails unless it succeeded). */
+export function queueOf(client: ApiClient, reply: Reply): EventQueue {
   const state = expectShape(expectSuccess(reply), v.object({ queue_id: v.string({ nonEmpty: true }), last_event_id: v.int({ min: -1 }) }), 'register', reply);
   let lastEventId = state.last_event_id;
   return {

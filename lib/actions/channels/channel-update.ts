@@ -10,6 +10,7 @@ import type { User } from '../../entities/user.js';
 import { FEATURES } from '../../features.js';
 import { hasChannelContentAccess } from '../../queries/channels/channel-access.js';
 import { accessChannelForAdministration } from '../../queries/channels/channel-admin.js';
+import { channelEmailAddress } from '../../queries/channels/channel-email.js';
 import { streamPostPolicy } from '../../queries/channels/channels.js';
 import { hasGroupSetting } from '../../queries/groups/groups.js';
 import { render } from '../../rendering/render.js';
@@ -131,7 +132,11 @@ function changeDescription(world: World, actor: User, stream: Stream, descriptio
 function rename(world: World, actor: User, stream: Stream, name: string): void {
   const old = stream.name;
   world.streams.rename(stream, name);
-  // Keyed by ID; `name` still carries the old name.
+  // Keyed by ID; `name` still carries the old name. While subscriptions carried the channel's
+  // email address (before level 226), its new address came first, in an event of its own.
+  if (!world.has(FEATURES.SUBSCRIPTION_EMAIL_ADDRESS_REMOVED)) {
+    world.events.send({ type: 'stream', op: 'update', stream_id: stream.id, name: old, property: 'email_address', value: channelEmailAddress(world, stream) }, metadataAudience(world, stream));
+  }
   world.events.send({ type: 'stream', op: 'update', stream_id: stream.id, name: old, property: 'name', value: name }, metadataAudience(world, stream));
   postChannelNotice(world, actor, stream, renameText(actor, old, name), stream.isArchived);
 }
