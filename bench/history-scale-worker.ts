@@ -11,6 +11,8 @@ import { HISTORY_OPERATIONS, type HistoryRequest, type HistorySide } from './his
 
 export interface WorkerReady {
   readonly readyMs: number;
+  /** CPU time (user and system) spent by then: on a shared machine, the part of readyMs that is this process's own work. */
+  readonly cpuMs: number;
   readonly rssBytes: number;
 }
 
@@ -31,7 +33,8 @@ async function main(): Promise<void> {
   const [fixture, planText] = process.argv.slice(2);
   if (!fixture || !planText || !process.send) throw new Error('history-scale-worker is started by history-scale');
   const app = createApp({ fixture, logger: () => undefined });
-  const ready: WorkerReady = { readyMs: performance.now(), rssBytes: process.memoryUsage().rss };
+  const cpu = process.cpuUsage();
+  const ready: WorkerReady = { readyMs: performance.now(), cpuMs: (cpu.user + cpu.system) / 1000, rssBytes: process.memoryUsage().rss };
   const plan = JSON.parse(planText) as HistoryPlan;
   const side: HistorySide = { ...plan, middleId: app.world.messages.ids[plan.middleIndex] ?? 0 };
   const key = app.world.usersByEmail.get(EMAIL)?.apiKey ?? '';
