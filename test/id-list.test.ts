@@ -69,3 +69,19 @@ t.test('unions, intersections and walks outward from a point give what filtering
   );
   t.pass('every run agreed');
 });
+
+t.test('dropping every ID below a point leaves what filtering the array leaves, and the list keeps working', async (t) => {
+  fc.assert(
+    fc.property(operations, fc.integer({ min: 0, max: 3500 }), fc.integer({ min: 1, max: 3500 }), (ops, cut, added) => {
+      const { list, ids } = build(ops);
+      list.deleteBelow(cut);
+      const kept = ids.filter((id) => id >= cut);
+      if (list.size !== kept.length || JSON.stringify([...list]) !== JSON.stringify(kept) || list.first !== kept[0]) return false;
+      list.add(added);
+      const after = [...new Set([...kept, added])].sort((a, b) => a - b);
+      return JSON.stringify([...list]) === JSON.stringify(after) && list.atLeast(0) === after[0];
+    }),
+    { numRuns: 150 },
+  );
+  t.pass('every run agreed');
+});

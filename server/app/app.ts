@@ -21,6 +21,7 @@ import { type EventQueueOptions, type ResolvedEventQueueOptions, resolveEventQue
 import { Router } from './router.js';
 import { ROUTES } from './routes.js';
 import { SchedulerDriver } from './scheduler-driver.js';
+import { indexWordsInBackground } from './word-index-driver.js';
 
 export interface AppOptions {
   readonly world: World;
@@ -71,6 +72,7 @@ export class ChatApp implements AppServices {
     this.scheduler = new SchedulerDriver(this.world);
     this.onClose(() => this.scheduler.stop());
     this.onClose(() => this.world.delayed?.cancel());
+    this.onClose(indexWordsInBackground(this.world));
   }
 
   /** Registers cleanup to run on close (long polls, timers). */

@@ -114,7 +114,7 @@ export class BulkPostings {
     }
   }
 
-  /** Adds every gathered pair to `listOf(word)`, each word's IDs in the order they came. */
+  /** Adds every gathered pair to `listOf(word)`, each word's IDs in the order they came, and forgets the pairs (not the spellings). */
   flushInto(listOf: (word: string) => IdList): void {
     const counts = new Int32Array(this.words.length + 1);
     for (const pairs of this.pairs()) {
@@ -131,10 +131,14 @@ export class BulkPostings {
       }
     }
     this.words.forEach((word, number) => {
-      const list = listOf(word);
+      const start = counts[number] as number;
       const end = counts[number + 1] as number;
+      if (start === end) return;
+      const list = listOf(word);
       // A word twice in one message came twice in a row.
-      for (let i = counts[number] as number; i < end; i++) if (i === counts[number] || ids[i] !== ids[i - 1]) list.add(ids[i] as number);
+      for (let i = start; i < end; i++) if (i === start || ids[i] !== ids[i - 1]) list.add(ids[i] as number);
     });
+    this.blocks.length = 0;
+    this.used = BLOCK;
   }
 }

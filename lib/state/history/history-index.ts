@@ -39,12 +39,16 @@ export class HistoryIndex {
   private readonly channelsByTopic = new Map<string, Set<number>>();
   private readonly directs = new Map<string, IdList>();
   private readonly senders = new Map<number, IdList>();
-  private readonly words = new WordIndex();
+  private readonly words: WordIndex;
   private readonly users = new UserIndex();
   /** What stored messages' rows report their changes to. */
   readonly rowObserver: RowObserver;
 
   constructor(lookup: (id: number) => Message | undefined) {
+    this.words = new WordIndex((id) => {
+      const message = lookup(id);
+      return message && searchableText(message);
+    });
     this.rowObserver = (messageId, userId, before, after) => {
       const direct = lookup(messageId)?.recipient.kind === 'direct';
       this.users.rowChanged(messageId, direct, userId, before, after);
@@ -64,16 +68,22 @@ export class HistoryIndex {
   }
 
   /**
-   * Runs `load` (storing many messages) with the search postings gathered and sorted at the end,
-   * which is several times faster for a whole history.
+   * Runs `load` (storing many messages) with their search words left to be listed later, in
+   * slices (`indexPendingWords`) or by the first search, so a large history is ready sooner.
    */
   bulkLoad<T>(load: () => T): T {
-    this.words.beginBulk();
-    try {
-      return load();
-    } finally {
-      this.words.endBulk();
-    }
+    this.words.defer();
+    return load();
+  }
+
+  /** Lists the search words of up to `limit` messages stored by `bulkLoad`; true when none is left. */
+  indexPendingWords(limit?: number): boolean {
+    return this.words.indexPending(limit);
+  }
+
+  /** How many messages' search words wait to be listed. */
+  get pendingWords(): number {
+    return this.words.pendingCount;
   }
 
   /** Forgets a message being deleted. */

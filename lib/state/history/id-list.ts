@@ -139,6 +139,22 @@ export class IdList implements IdSource {
     return true;
   }
 
+  /** Removes every ID below `id` at once (deleting a long prefix one by one would move each chunk over and over). */
+  deleteBelow(id: number): void {
+    if (this.size === 0) return;
+    const index = this.chunkFor(id);
+    const chunk = this.chunks[index] as Int32Array;
+    const count = this.counts[index] as number;
+    const at = search(chunk, count, id, true);
+    for (let i = 0; i < index; i++) this.size -= this.counts[i] as number;
+    this.size -= at;
+    chunk.copyWithin(0, at, count);
+    this.counts[index] = count - at;
+    const emptied = count === at ? index + 1 : index;
+    this.chunks.splice(0, emptied);
+    this.counts.splice(0, emptied);
+  }
+
   atMost(id: number): number | undefined {
     if (this.size === 0) return undefined;
     const index = this.chunkFor(id);

@@ -3,6 +3,11 @@
  * and to the topics whose name holds it (a topic's messages are then found through the topic
  * index, so renaming a topic touches one entry, not each of its messages' postings). Stop words
  * are left out (see `isIndexedLexeme`).
+ *
+ * A loaded history's messages are listed later rather than while it loads (reading a million
+ * messages' words takes seconds): they wait in `pending`, oldest first, and are listed a slice
+ * at a time (`indexPending`, which a running app calls when idle) or all at once by the first
+ * search, so every search still sees every word. Each stored message is either pending or listed.
  */
 import type { Message } from '../../entities/message.js';
 import { BulkPostings } from './bulk-postings.js';
@@ -23,19 +28,43 @@ export class WordIndex {
   /** Topic key to the lexemes of every spelling of its name seen (it only grows until the topic empties). */
   private readonly wordsByTopic = new Map<string, Set<string>>();
 
-  /** Postings gathered during a load, sorted into the lists when it ends (or anything else happens first). */
+  /** Messages whose words are not listed yet; undefined when none is. */
+  private pending: IdList | undefined;
+  /** The spellings met by `indexPending` so far, kept from slice to slice until nothing is pending. */
   private bulk: BulkPostings | undefined;
 
-  /** Gathers the postings of the messages added from now on, until `endBulk`. */
-  beginBulk(): void {
-    this.endBulk();
-    this.bulk = new BulkPostings();
+  /** `textOf(id)`: the searchable text of stored message `id`, read when a pending message is listed. */
+  constructor(private readonly textOf: (id: number) => string | undefined) {}
+
+  /** Messages added from now on wait to be listed (as does any added while some wait). */
+  defer(): void {
+    this.pending ??= new IdList();
   }
 
-  endBulk(): void {
-    const bulk = this.bulk;
+  /** How many messages wait to be listed. */
+  get pendingCount(): number {
+    return this.pending?.size ?? 0;
+  }
+
+  /** Lists the words of up to `limit` pending messages, oldest first; true when none is left. */
+  indexPending(limit = Infinity): boolean {
+    const pending = this.pending;
+    if (!pending) return true;
+    const bulk = (this.bulk ??= new BulkPostings());
+    let id = pending.first;
+    for (let done = 0; id !== undefined && done < limit; done++, id = pending.atLeast(id + 1)) {
+      const text = this.textOf(id);
+      if (text !== undefined) bulk.addText(id, text);
+    }
+    // Pending IDs are nearly all above the listed ones, so lists mostly grow at their end.
+    bulk.flushInto((word) => this.listOf(word));
+    if (id !== undefined) {
+      pending.deleteBelow(id);
+      return false;
+    }
+    this.pending = undefined;
     this.bulk = undefined;
-    bulk?.flushInto((word) => this.listOf(word));
+    return true;
   }
 
   private listOf(word: string): IdList {
@@ -46,12 +75,12 @@ export class WordIndex {
 
   /** Lists message `id` under each word of `text` (its searchable text). */
   addContent(id: number, text: string): void {
-    if (this.bulk) this.bulk.addText(id, text);
+    if (this.pending) this.pending.add(id);
     else forEachLexeme(text, (word) => isIndexedLexeme(word) && this.listOf(word).add(id));
   }
 
   removeContent(id: number, text: string): void {
-    this.endBulk();
+    if (this.pending?.delete(id)) return;
     forEachLexeme(text, (word) => {
       const list = this.postings.get(word);
       if (list?.delete(id) && list.size === 0) this.postings.delete(word);
@@ -87,12 +116,13 @@ export class WordIndex {
    */
   find(word: string, topicIds: (key: string) => IdSource): IdSource | undefined {
     if (!isIndexedLexeme(word)) return undefined;
-    this.endBulk();
+    this.indexPending();
     const parts = [this.postings.get(word) ?? emptyIds(), ...[...(this.topicsByWord.get(word) ?? [])].map(topicIds)];
     return unionOf(parts);
   }
 
   clear(): void {
+    this.pending = undefined;
     this.bulk = undefined;
     this.postings.clear();
     this.topicsByWord.clear();
