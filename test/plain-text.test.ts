@@ -33,6 +33,15 @@ t.test('plain text renders as one paragraph of itself where no linkifier matches
   t.ok(isPlainText("Lunch at noon, isn't it? (Ask Zoë) Well-known!"), 'sentences are plain');
 });
 
+t.test('plain text is exactly what its pattern describes: a letter, then letters, digits and marks, a dot only before a space or the end, single spaces', async (t) => {
+  const LETTER = 'A-Za-z\\u00C0-\\u00D6\\u00D8-\\u00F6\\u00F8-\\u024F';
+  const pattern = new RegExp(`^[${LETTER}](?:[${LETTER}0-9,'?!()-]|\\.(?= |$)| (?=[^ ]))*$`);
+  const edges = fc.constantFrom(...'×÷ÀÖØöøɏɐ¿. \t\u00A0');
+  const text = fc.oneof(plainText, scrambled, fc.array(fc.oneof(character, edges, fc.string({ maxLength: 1 })), { maxLength: 30 }).map((chars) => chars.join('')));
+  fc.assert(fc.property(text, (source) => isPlainText(source) === pattern.test(source)), { numRuns: 3000 });
+  t.notOk(isPlainText(`A${'b'.repeat(2000)}`), 'longer than 2,000 characters is rendered at once');
+});
+
 t.test('Markdown and chat syntax is not plain text', async (t) => {
   const syntax = ['*a*', 'a **b**', 'a _b_', 'a `b`', 'a :smile:', 'a @**Iago**', 'a #**Verona**', 'see example.com', 'e.g. this', '1. a',
     '- a', '> a', 'a\nb', 'a  ', ' a', 'a  b', '<time:2024-01-01T00:00:00Z>', '$$x$$', '~~a~~', 'a|b', 'a &amp;', 'http://x.org', 'a/b', '/me waves', 'a\\b', 'a ☺'];
