@@ -78,7 +78,8 @@ export class MessageMap extends Map<number, Message> {
   override set(id: number, message: Message): this {
     const history = this.history;
     if (!history) return super.set(id, message);
-    const previous = super.get(id);
+    // A new message takes the highest ID so far: then there is nothing stored to replace.
+    const previous = id > (history.all.last ?? 0) ? undefined : super.get(id);
     if (previous) this.forget(previous);
     const rows = adoptRows(message);
     super.set(id, message);
