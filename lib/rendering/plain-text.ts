@@ -5,13 +5,10 @@
  * `|`, `$`, `&`, `/`, `\`, a leading digit or dash, a `.` inside a word), so it renders as one
  * paragraph of itself, except where a linkifier matches; and whatever linkifiers link keeps its
  * text, so its words are its source's words (what the search index reads before rendering).
- * It is rendered later with the linkifiers and realm URL of the moment it was stored, so its HTML
- * is what rendering it then would have given (test/plain-text.test.ts compares the two).
+ * It is rendered later with the linkifiers and realm URL of the moment it was stored
+ * (lib/rendering/deferred.ts), so its HTML is what rendering it then would have given
+ * (test/plain-text.test.ts compares the two).
  */
-import type { DeferredRendering } from '../state/history/lazy-rendering.js';
-import type { World } from '../state/world.js';
-import { markdownContext } from './render.js';
-import { renderMarkdown } from './markdown/setup.js';
 
 /** The longest content treated so (longer messages are rare and rendered at once). */
 const MAX_PLAIN_LENGTH = 2000;
@@ -41,11 +38,4 @@ export function isPlainText(source: string): boolean {
     return false;
   }
   return true;
-}
-
-/** Renders plain text later as the realm would render it now (its linkifiers and URL pinned). */
-export function deferredRendering(world: World): DeferredRendering {
-  const now = markdownContext(world);
-  const context = { ...now, linkifiers: (now.linkifiers ?? []).map((rule) => ({ pattern: rule.pattern, urlTemplate: rule.urlTemplate })) };
-  return { render: (content) => renderMarkdown(content, context) };
 }

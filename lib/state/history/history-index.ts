@@ -64,7 +64,7 @@ export class HistoryIndex {
     const direct = message.recipient.kind === 'direct';
     const holders = rows.holders;
     for (let i = 0; i < holders.length; i++) this.users.rowAdded(id, direct, holders[i] as number, rows.bitsAt(i));
-    this.words.addContent(id, searchableText(message));
+    this.words.addContent(message);
   }
 
   /**
@@ -106,7 +106,7 @@ export class HistoryIndex {
   /** A message's content changed; `before` is the searchable text it had. */
   contentChanged(message: Message, before: string): void {
     this.words.removeContent(message.id, before);
-    this.words.addContent(message.id, searchableText(message));
+    this.words.addContent(message);
   }
 
   private addConversation(id: number, recipient: Recipient): void {

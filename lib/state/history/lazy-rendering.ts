@@ -1,8 +1,8 @@
 /**
  * Rendering a message when its HTML is first read instead of when it is stored: a realm loaded
- * with a million messages renders the few that are read, not all of them. Only plain text is
- * left for later (lib/rendering/plain-text.ts), rendered with the linkifiers of the moment it was
- * stored, so the HTML is the same as if it had been rendered then.
+ * with a million messages renders the few that are read, not all of them. What is left for
+ * later is rendered with the realm data of the moment it was stored (lib/rendering/deferred.ts),
+ * so the HTML is the same as if it had been rendered then.
  *
  * `renderedContent` becomes an accessor that fills a symbol-keyed slot on first read; saved worlds
  * read it like any field (world-snapshot walks enumerable own properties).
@@ -12,6 +12,8 @@ import type { Message } from '../../entities/message.js';
 /** What renders a message's content later, as it would have been rendered now. */
 export interface DeferredRendering {
   render(content: string): string;
+  /** Whether the source has the words of its HTML (plain text), so search can read it unrendered. */
+  readonly wordsInSource: boolean;
 }
 
 const SLOT = Symbol('renderedContent');
@@ -41,8 +43,8 @@ export function renderOnFirstRead(message: Omit<Message, 'renderedContent'>, ren
   return message as Message;
 }
 
-/** Whether the message's HTML has not been rendered yet (its content is plain text). */
-export function isRenderingDeferred(message: Message): boolean {
+/** Whether the message's HTML has not been rendered yet and its source has the HTML's words (plain text). */
+export function hasUnrenderedWords(message: Message): boolean {
   const slot = (message as unknown as WithSlot)[SLOT];
-  return slot !== undefined && typeof slot !== 'string';
+  return slot !== undefined && typeof slot !== 'string' && slot.wordsInSource;
 }

@@ -13,12 +13,12 @@ import type { Message } from '../../entities/message.js';
 import { BulkPostings } from './bulk-postings.js';
 import { emptyIds, IdList, type IdSource } from './id-list.js';
 import { unionOf } from './id-sources.js';
-import { isRenderingDeferred } from './lazy-rendering.js';
+import { hasUnrenderedWords } from './lazy-rendering.js';
 import { addLexemes, forEachLexeme, htmlText, isIndexedLexeme } from './search-words.js';
 
-/** The text search finds a message by: its HTML's text (its plain source before it is rendered, which has the same words). */
+/** The text search finds a message by: its HTML's text (the source of unrendered plain text, which has the same words). */
 export function searchableText(message: Message): string {
-  return isRenderingDeferred(message) ? message.content : htmlText(message.renderedContent);
+  return hasUnrenderedWords(message) ? message.content : htmlText(message.renderedContent);
 }
 
 export class WordIndex {
@@ -73,10 +73,12 @@ export class WordIndex {
     return list;
   }
 
-  /** Lists message `id` under each word of `text` (its searchable text). */
-  addContent(id: number, text: string): void {
+  /** Lists the message under each word of its searchable text (or leaves it pending). */
+  addContent(message: Message): void {
+    const id = message.id;
+    // Its text is read only when it is listed: an unrendered message is not rendered to be stored.
     if (this.pending) this.pending.add(id);
-    else forEachLexeme(text, (word) => isIndexedLexeme(word) && this.listOf(word).add(id));
+    else forEachLexeme(searchableText(message), (word) => isIndexedLexeme(word) && this.listOf(word).add(id));
   }
 
   removeContent(id: number, text: string): void {
