@@ -30,8 +30,8 @@ export function addHistory(world: World, count: number): number {
     world.messages.set(id, message);
   }
   const iago = world.usersByEmail.get('iago@zulip.com')?.id ?? 11;
-  for (let i = world.messages.ids.length - 1; i >= 0; i--) {
-    const message = world.messages.get(world.messages.ids[i] as number);
+  for (let id = world.messages.index.all.last; id !== undefined; id = world.messages.index.all.atMost(id - 1)) {
+    const message = world.messages.get(id);
     if (message?.recipient.kind === 'stream' && message.recipient.streamId === VERONA && message.flags.has(iago)) return message.id;
   }
   throw new Error('no Verona message for iago');

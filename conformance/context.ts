@@ -7,14 +7,14 @@ import fc from 'fast-check';
 import { type CleanupContext, CleanupRegistry } from './cleanup.js';
 import { ApiClient, type RateLimitPolicy } from './client/api-client.js';
 import { basicAuthorization } from './client/encode.js';
-import { Transcript } from './client/exchange.js';
+import { type Exchange, Transcript } from './client/exchange.js';
 import type { IdentityPool } from './credentials/pool.js';
 import type { ThrowawayUsers } from './credentials/throwaway.js';
 import type { Identity, IdentityName } from './credentials/types.js';
 import { deviationById } from './deviations.js';
 import { RuleFailure, RuleSkip } from './errors.js';
 import { PropertyRunner } from './property.js';
-import type { DeviationRecord } from './results.js';
+import type { DeviationRecord, ThrowawayUserRecord } from './results.js';
 import type { Need, PropertySettings, Rule, RuleContext } from './rules/types.js';
 import type { Target, TargetInfo } from './targets/target.js';
 
@@ -35,6 +35,10 @@ export interface RunEnvironment {
   nextNameNumber(): number;
   /** Fixtures shared by the rules of the run (`ctx.runShared`), by key. */
   readonly shared: Map<string, Promise<unknown>>;
+  /** The exchanges that made each shared fixture (and the fixtures it used), for reproductions. */
+  readonly sharedSetup: Map<string, readonly Exchange[]>;
+  /** Told of every rate-limit wait of any client of the run (progress shows them). */
+  readonly onRateLimited?: (waitMs: number, url: string) => void;
 }
 
 function newClient(
@@ -52,7 +56,14 @@ function newClient(
     ...(env.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: env.requestTimeoutMs }),
     ...(authorization === undefined ? {} : { authorization }),
     ...(env.rateLimit ? { rateLimit: env.rateLimit } : {}),
-    ...(onRateLimited ? { onRateLimited } : {}),
+    ...(onRateLimited || env.onRateLimited
+      ? {
+          onRateLimited: (waitMs: number, url: string) => {
+            onRateLimited?.(waitMs, url);
+            env.onRateLimited?.(waitMs, url);
+          },
+        }
+      : {}),
   });
 }
 
@@ -76,6 +87,10 @@ export class RuleScope {
   readonly cleanups = new CleanupRegistry();
   readonly deviations: DeviationRecord[] = [];
   readonly notes: string[] = [];
+  /** Users created for this rule, for reproductions (which create their own). */
+  readonly throwawayUsers: ThrowawayUserRecord[] = [];
+  /** Exchanges of shared fixtures other rules made and this one used, oldest first, for reproductions. */
+  readonly sharedSetup: Exchange[] = [];
   readonly controller = new AbortController();
   readonly ctx: RuleContext;
   /** Numbers and runs the rule's properties; knows which exchanges were sent outside them. */
@@ -137,16 +152,26 @@ export class RuleScope {
       async throwawayUser() {
         if (!(rule.needs ?? []).includes('throwaway-user')) throw new Error(`rule ${rule.id} must list 'throwaway-user' in needs`);
         const { identity, password } = await env.throwaway.take();
+        const admin = env.pool.get('admin');
+        self.throwawayUsers.push({ email: identity.email, userId: identity.userId, fullName: identity.fullName, password, createdBy: admin?.email ?? '', createdByApiKey: admin?.apiKey ?? '' });
         return { identity, password, client: self.client(basicAuthorization(identity.email, identity.apiKey), signal) };
       },
       runShared<T>(key: string, create: () => Promise<T>): Promise<T> {
         let made = env.shared.get(key) as Promise<T> | undefined;
         if (!made) {
+          const mark = self.transcript.mark();
           made = create();
           env.shared.set(key, made);
-          made.catch(() => env.shared.delete(key));
+          made.then(
+            () => void env.sharedSetup.set(key, [...self.sharedSetup, ...self.transcript.since(mark)]),
+            () => env.shared.delete(key),
+          );
+          return made;
         }
-        return made;
+        return made.then((value) => {
+          for (const exchange of env.sharedSetup.get(key) ?? []) if (!self.sharedSetup.includes(exchange)) self.sharedSetup.push(exchange);
+          return value;
+        });
       },
       name: (label) => `${env.runTag}-${label}-${env.nextNameNumber()}`,
       property: (name, arbitraries, predicate, options) =>

@@ -45,6 +45,8 @@ export interface RunListener {
   onStart?(info: RunStartInfo): void;
   onRuleStart?(rule: Rule, position: number, total: number): void;
   onRuleEnd?(result: RuleResult, position: number, total: number): void;
+  /** A client waits out a 429 before retrying (`url` is the request's). */
+  onRateLimited?(waitMs: number, url: string): void;
 }
 
 export interface RunOptions extends Selection {
@@ -101,6 +103,7 @@ function emptySelectionMessage(selection: Selection): string {
   const filters = [
     ...(selection.only ?? []).map((glob) => `--only ${glob}`),
     ...(selection.skip ?? []).map((glob) => `--skip ${glob}`),
+    ...(selection.endpoints ?? []).map((pattern) => `--endpoint '${pattern}'`),
     ...(selection.readOnly ? ['--read-only'] : []),
     ...(selection.shard ? [`--shard ${selection.shard.index}/${selection.shard.total}`] : []),
   ];
@@ -140,6 +143,7 @@ export async function runRules(target: Target, options: RunOptions = {}): Promis
     transcript: setupTranscript,
     requestTimeoutMs,
     ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
+    ...(options.listener?.onRateLimited ? { onRateLimited: (waitMs: number, url: string) => options.listener?.onRateLimited?.(waitMs, url) } : {}),
   });
   const { pool, warnings } = await resolveIdentities(anonymous, target, info, options.credentials ?? {});
   const runTag = newRunTag();
@@ -169,6 +173,8 @@ export async function runRules(target: Target, options: RunOptions = {}): Promis
     ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
     nextNameNumber: () => ++names,
     shared: new Map(),
+    sharedSetup: new Map(),
+    ...(options.listener?.onRateLimited ? { onRateLimited: (waitMs: number, url: string) => options.listener?.onRateLimited?.(waitMs, url) } : {}),
   };
   const summary: TargetSummary = {
     kind: info.kind,

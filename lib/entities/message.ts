@@ -40,6 +40,25 @@ export interface Reaction {
   readonly reactionType: string;
 }
 
+/** One user's flags on a message, read and written as a set of flag names (`read`, `starred`, ...). */
+export type FlagRow = Set<string>;
+
+/**
+ * The per-user rows of a message (the real server's `UserMessage`s): user ID to that user's flags.
+ * A stored message keeps them compactly and indexes them (lib/state/history/message-rows.ts); a
+ * message being built may use a plain `Map` of `Set`s, which storing it converts.
+ */
+export interface MessageFlags extends Iterable<[number, FlagRow]> {
+  readonly size: number;
+  get(userId: number): FlagRow | undefined;
+  has(userId: number): boolean;
+  set(userId: number, flags: Iterable<string>): this;
+  delete(userId: number): boolean;
+  keys(): IterableIterator<number>;
+  values(): IterableIterator<FlagRow>;
+  entries(): IterableIterator<[number, FlagRow]>;
+}
+
 export interface Message {
   readonly id: number;
   readonly senderId: number;
@@ -53,7 +72,7 @@ export interface Message {
   lastEditAt: number | null;
   lastMovedAt: number | null;
   /** User ID to that user's flags (`read`, `starred`, ...); a user without an entry never received it. */
-  readonly flags: Map<number, Set<string>>;
+  readonly flags: MessageFlags;
   readonly client: string;
   /** Reactions in the order they were added. */
   readonly reactions: Reaction[];

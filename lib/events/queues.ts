@@ -15,7 +15,7 @@ import { Audience, type Recipients } from '../state/audience.js';
 import type { ChatEvent } from '../state/event-hub.js';
 import { DEFAULT_MAX_QUEUES_PER_USER, DEFAULT_QUEUE_TIMEOUT_SECS, type QueueOptions, queueTimeoutSecs } from './queue-options.js';
 
-const NO_RECIPIENTS: ReadonlyMap<number, unknown> = new Map();
+const NO_RECIPIENTS: { has(userId: number): boolean } = new Map();
 
 export type DeliveryListener = (queue: EventQueue, event: QueuedEvent) => void;
 
@@ -148,7 +148,7 @@ export class EventQueues {
   }
 
   /** Users with a copy of the message (a flags row), whichever send addresses them. */
-  private recipientsOf(messageId: number | undefined): ReadonlyMap<number, unknown> {
+  private recipientsOf(messageId: number | undefined): { has(userId: number): boolean } {
     return (messageId === undefined ? undefined : this.world.messages.get(messageId)?.flags) ?? NO_RECIPIENTS;
   }
 

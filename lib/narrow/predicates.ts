@@ -4,10 +4,13 @@
  * inverts its condition but is validated all the same. `search` terms are joined into one query
  * evaluated last (the real server drops their negation while joining them).
  */
+import { MAX_USER_IDS, tooManyItems } from '../input/limits.js';
 import type { Message } from '../entities/message.js';
 import type { User } from '../entities/user.js';
 import { FEATURES } from '../features.js';
 import { RESOLVED_TOPIC_PREFIX, renameGeneralChat } from '../input/topic-names.js';
+import { HAS_ALERT_WORD, MENTION_MASK, READ, STARRED } from '../state/history/flag-bits.js';
+import { rowBits } from '../state/history/message-rows.js';
 import type { World } from '../state/world.js';
 import { channelByOperand, isFollowedBy, isMutedFor, participants, userByOperand } from './lookups.js';
 import { matchesSearch, parseSearch, type SearchQuery } from './search.js';
@@ -28,7 +31,6 @@ export interface CompiledNarrow {
 }
 
 const MAX_MESSAGE_ID = 2 ** 31 - 1;
-const MENTION_FLAGS = ['mentioned', 'wildcard_mentioned', 'stream_wildcard_mentioned', 'topic_wildcard_mentioned', 'group_mentioned'];
 
 const topicOf = (m: Message): string | undefined => (m.recipient.kind === 'stream' ? m.recipient.topic : undefined);
 const sameSet = (a: readonly number[], b: ReadonlySet<number>): boolean => a.length === b.size && a.every((id) => b.has(id));
@@ -62,8 +64,10 @@ class TermCompiler {
     return this.ctx.world;
   }
 
-  private flags(message: Message): ReadonlySet<string> {
-    return (this.ctx.viewer && message.flags.get(this.ctx.viewer.id)) || new Set();
+  /** Whether the reader's row has one of the flags of `mask` (no row has none). */
+  private flagged(message: Message, mask: number): boolean {
+    const bits = this.ctx.viewer ? rowBits(message.flags, this.ctx.viewer.id) : undefined;
+    return ((bits ?? 0) & mask) !== 0;
   }
 
   private viewerId(): number {
@@ -150,13 +154,13 @@ class TermCompiler {
         this.kind.mark(negated ? 'channel' : 'dm');
         return (m) => m.recipient.kind === 'direct';
       case 'starred':
-        return (m) => this.flags(m).has('starred');
+        return (m) => this.flagged(m, STARRED);
       case 'unread':
-        return (m) => !this.flags(m).has('read');
+        return (m) => !this.flagged(m, READ);
       case 'mentioned':
-        return (m) => MENTION_FLAGS.some((flag) => this.flags(m).has(flag));
+        return (m) => this.flagged(m, MENTION_MASK);
       case 'alerted':
-        return (m) => this.flags(m).has('has_alert_word');
+        return (m) => this.flagged(m, HAS_ALERT_WORD);
       case 'resolved':
         return (m) => topicOf(m)?.startsWith(RESOLVED_TOPIC_PREFIX) === true;
       case 'followed':
@@ -204,6 +208,7 @@ class TermCompiler {
   private dm(operand: Operand): MessageTest {
     const viewerId = this.viewerId();
     const wanted = typeof operand === 'string' ? operand.split(',') : typeof operand === 'number' ? [operand] : operand;
+    if (wanted.length > MAX_USER_IDS) throw tooManyItems('operand', MAX_USER_IDS);
     if (wanted.length === 0) return never;
     const ids = new Set<number>([viewerId]);
     for (const item of wanted) {

@@ -9,28 +9,9 @@
  * ignored, and a query of stop words only matches nothing, as an empty `tsquery` does.
  */
 
-/** A subset of PostgreSQL's English stop-word list (the most common words). */
-const STOP_WORDS = new Set(
-  (
-    'a about above after again against all am an and any are as at be because been before being below between both but by ' +
-    'can did do does doing down during each few for from further had has have having he her here hers herself him himself ' +
-    'his how i if in into is it its itself just me more most my myself no nor not now of off on once only or other our ours ' +
-    'ourselves out over own same she should so some such than that the their theirs them themselves then there these they ' +
-    'this those through to too under until up very was we were what when where which while who whom why will with you your ' +
-    'yours yourself yourselves'
-  ).split(' '),
-);
+import { addLexemes, htmlText, lexeme, STOP_WORDS, WORD } from '../state/history/search-words.js';
 
-const WORD = /[\p{L}\p{N}]+/gu;
-
-/** The lexeme a word is compared by: lower case, English plural endings folded. */
-export function lexeme(word: string): string {
-  const lower = word.toLowerCase();
-  if (lower.length > 4 && lower.endsWith('ies')) return `${lower.slice(0, -3)}y`;
-  if (lower.length > 3 && /(?:ss|x|z|ch|sh)es$/.test(lower)) return lower.slice(0, -2);
-  if (lower.length > 3 && lower.endsWith('s') && !lower.endsWith('ss')) return lower.slice(0, -1);
-  return lower;
-}
+export { htmlText, lexeme } from '../state/history/search-words.js';
 
 export interface SearchQuery {
   /** Lexemes that must all occur in the topic or the content. */
@@ -52,27 +33,10 @@ export function parseSearch(operand: string): SearchQuery {
   return { lexemes, phrases };
 }
 
-const ENTITIES = new Map([
-  ['&amp;', '&'],
-  ['&lt;', '<'],
-  ['&gt;', '>'],
-  ['&quot;', '"'],
-  ['&#39;', "'"],
-  ['&#x27;', "'"],
-]);
-
-/** The text of rendered HTML: tags dropped, the common entities decoded. */
-export function htmlText(html: string): string {
-  return html.replace(/<[^>]*>/g, ' ').replace(/&(?:amp|lt|gt|quot|#39|#x27);/g, (entity) => ENTITIES.get(entity) ?? entity);
-}
-
 /** Whether a message with this topic, content source and rendered content matches the query. */
 export function matchesSearch(query: SearchQuery, topic: string, content: string, renderedContent: string): boolean {
   if (query.lexemes.size === 0) return false;
-  const present = new Set<string>();
-  for (const text of [topic, htmlText(renderedContent)]) {
-    for (const [word] of text.matchAll(WORD)) present.add(lexeme(word));
-  }
+  const present = addLexemes(htmlText(renderedContent), addLexemes(topic, new Set()));
   for (const wanted of query.lexemes) if (!present.has(wanted)) return false;
   const haystacks = [content.toLowerCase(), topic.toLowerCase()];
   return query.phrases.every((phrase) => haystacks.some((text) => text.includes(phrase)));

@@ -14,6 +14,8 @@
 import type { Clock } from './clock.js';
 import { systemClock } from './clock.js';
 import { LayeredMap } from './layered-map.js';
+import { isRowView, MessageRows } from './history/message-rows.js';
+import { MessageMap } from './message-map.js';
 import { readSnapshot, SNAPSHOT_FORMAT, SNAPSHOT_VERSION } from './snapshot/document.js';
 import { type IdKind, World } from './world.js';
 
@@ -45,8 +47,11 @@ export const NOT_STATE: ReadonlySet<string> = new Set(['clock', 'events', 'ids',
 
 type Encoded = unknown;
 
-/** A Map, or a LayeredMap (which is saved as the Map it reads as, and restored as one). */
-const isMap = (value: object): value is ReadonlyMap<unknown, unknown> => value instanceof Map || value instanceof LayeredMap;
+/** A Map, or a LayeredMap or a message's rows (each saved as the Map it reads as, and restored as one). */
+const isMap = (value: object): value is Iterable<[unknown, unknown]> => value instanceof Map || value instanceof LayeredMap || value instanceof MessageRows;
+
+/** A Set, or one user's row of a message (saved as the Set of flags it reads as). */
+const isSet = (value: object): value is Iterable<unknown> => value instanceof Set || isRowView(value);
 
 function isPlain(value: object): boolean {
   const proto = Object.getPrototypeOf(value) as unknown;
@@ -65,7 +70,7 @@ function countReferences(value: unknown, counts: Map<object, number>, path: stri
   if (stack.has(value)) throw new SnapshotError([`cannot save ${path}: a cycle`]);
   stack.add(value);
   if (isMap(value)) for (const [key, inner] of value) countReferences(inner, counts, `${path}[${String(key)}]`, stack), countReferences(key, counts, path, stack);
-  else if (value instanceof Set || Array.isArray(value)) [...(value as Iterable<unknown>)].forEach((inner, i) => countReferences(inner, counts, `${path}[${i}]`, stack));
+  else if (isSet(value) || Array.isArray(value)) [...(value as Iterable<unknown>)].forEach((inner, i) => countReferences(inner, counts, `${path}[${i}]`, stack));
   else if (isPlain(value)) for (const [key, inner] of Object.entries(value)) countReferences(inner, counts, `${path}.${key}`, stack);
   else throw new SnapshotError([`cannot save ${path}: an instance of ${(value as { constructor?: { name?: string } }).constructor?.name ?? 'a class'}`]);
   stack.delete(value);
@@ -92,7 +97,7 @@ class Encoder {
 
   private inner(value: object): Encoded {
     if (isMap(value)) return { $map: [...value].map(([key, inner]) => [this.encode(key), this.encode(inner)]) };
-    if (value instanceof Set) return { $set: [...value].map((inner) => this.encode(inner)) };
+    if (isSet(value)) return { $set: [...value].map((inner) => this.encode(inner)) };
     if (Array.isArray(value)) return value.map((inner) => this.encode(inner));
     return { $object: Object.entries(value).map(([key, inner]) => [key, this.encode(inner)]) };
   }
@@ -147,7 +152,11 @@ export function restoreWorld(document: unknown, options: { clock?: Clock } = {})
       continue;
     }
     const current = target[name];
-    if (current instanceof Map) for (const [key, inner] of value as Map<unknown, unknown>) current.set(key, inner);
+    // A saved history is indexed as a fixture's is: search postings sorted once at the end.
+    if (current instanceof MessageMap) current.index.bulkLoad(() => {
+      for (const [key, inner] of value as Map<number, never>) current.set(key, inner);
+    });
+    else if (current instanceof Map) for (const [key, inner] of value as Map<unknown, unknown>) current.set(key, inner);
     else if (current instanceof Set) for (const inner of value as Set<unknown>) current.add(inner);
     else if (Array.isArray(current)) for (const inner of value as unknown[]) current.push(inner);
     else target[name] = value;

@@ -70,9 +70,9 @@ function recipientOf(world: World, message: Message): Record<string, unknown> {
 
 function messages(world: World, limit: number): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];
-  const { ids } = world.messages;
-  for (let i = ids.length - 1; i >= 0 && out.length < limit; i -= 1) {
-    const message = world.messages.get(ids[i] as number);
+  const all = world.messages.index.all;
+  for (let id = all.last; id !== undefined && out.length < limit; id = all.atMost(id - 1)) {
+    const message = world.messages.get(id);
     if (!message) continue;
     out.push({
       id: message.id,

@@ -71,7 +71,7 @@ function checkTopicsPolicy(world: World, actor: User, stream: Stream, policy: To
 }
 
 function channelHasNamedTopics(world: World, stream: Stream): boolean {
-  for (const m of world.messages.values()) if (m.recipient.kind === 'stream' && m.recipient.streamId === stream.id && m.recipient.topic !== '') return true;
+  for (const topic of world.messages.index.topicsOf(stream.id).keys()) if (topic !== '') return true;
   return false;
 }
 

@@ -11,6 +11,7 @@ import { FEATURES } from '../../features.js';
 import { hasChannelContentAccess, hasChannelMetadataAccess } from '../../queries/channels/channel-access.js';
 import { hasGroupSetting } from '../../queries/groups/groups.js';
 import { type Principal, resolvePrincipals } from '../../queries/users/principals.js';
+import { unreadInChannel } from '../../queries/messages/unread.js';
 import type { World } from '../../state/world.js';
 import { checkChannelCreation } from './channel-creation.js';
 import { addFlag } from '../messages/message-flags.js';
@@ -34,8 +35,7 @@ export type UnsubscribeResult = {
  */
 function markRemovedChannelsRead(world: World, removals: ReadonlyArray<readonly [User, Stream]>): void {
   for (const [user, stream] of removals) {
-    const inChannel = [...world.messages.values()].filter((m) => m.recipient.kind === 'stream' && m.recipient.streamId === stream.id);
-    addFlag(world, user, inChannel, 'read');
+    addFlag(world, user, unreadInChannel(world, user, stream.id), 'read');
   }
 }
 

@@ -8,6 +8,7 @@
  */
 import type { Message } from '../../entities/message.js';
 import { recursiveMembers } from '../../queries/groups/groups.js';
+import { ascending } from '../../state/history/id-sources.js';
 import type { World } from '../../state/world.js';
 
 /**
@@ -29,9 +30,10 @@ export function mentionedUserIds(rendered: string, world?: World): Set<number> {
 export function topicParticipants(world: World, streamId: number, topic: string, senderId: number): Set<number> {
   const participants = new Set([senderId]);
   const wanted = topic.toLowerCase();
-  for (const other of world.messages.values()) {
-    const there = other.recipient;
-    if (there.kind !== 'stream' || there.streamId !== streamId || there.topic.toLowerCase() !== wanted) continue;
+  for (const id of ascending(world.messages.index.topic(streamId, topic))) {
+    const other = world.messages.get(id);
+    const there = other?.recipient;
+    if (!other || there?.kind !== 'stream' || there.streamId !== streamId || there.topic.toLowerCase() !== wanted) continue;
     participants.add(other.senderId);
     for (const reaction of other.reactions) participants.add(reaction.userId);
   }

@@ -55,10 +55,7 @@ function conversations(messages: readonly Message[]): Map<string, Message[]> {
 /** From level 256: a new `first_message_id` when the channel's first message went. */
 function updateFirstMessageId(world: World, stream: Stream, deleted: readonly number[], audience: Iterable<number>): void {
   if (stream.firstMessageId === null || !deleted.includes(stream.firstMessageId)) return;
-  let first: number | null = null;
-  for (const m of world.messages.values()) {
-    if (m.recipient.kind === 'stream' && m.recipient.streamId === stream.id && (first === null || m.id < first)) first = m.id;
-  }
+  const first = world.messages.index.channel(stream.id).atLeast(0) ?? null;
   stream.firstMessageId = first;
   if (!world.has(FEATURES.DELETE_TOPIC_FIRST_MESSAGE_ID)) return;
   world.events.send({ type: 'stream', op: 'update', property: 'first_message_id', value: first, stream_id: stream.id, name: stream.name }, audience);

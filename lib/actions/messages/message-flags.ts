@@ -12,7 +12,8 @@ import type { ChatEvent } from '../../state/event-hub.js';
 import { FEATURES } from '../../features.js';
 import { hasContentAccess, isSubscribed } from '../../queries/users/access.js';
 import { canReadMessage, INVALID_MESSAGE } from '../../queries/messages/messages.js';
-import { unreadMessageDetails } from '../../queries/messages/unread.js';
+import { unreadInChannel, unreadMessageDetails, unreadMessagesOf } from '../../queries/messages/unread.js';
+import { intersectionOf } from '../../state/history/id-sources.js';
 import { renameGeneralChat } from '../../input/topic-names.js';
 import type { World } from '../../state/world.js';
 
@@ -109,7 +110,7 @@ export function updateMessageFlags(world: World, user: User, op: string, flag: s
 
 /** `POST /mark_all_as_read`: every unread row of the user; one event with `all: true` and no IDs. */
 export function markAllAsRead(world: World, user: User): void {
-  for (const message of world.messages.values()) message.flags.get(user.id)?.add('read');
+  for (const message of unreadMessagesOf(world, user.id)) message.flags.get(user.id)?.add('read');
   world.events.send(flagEvent(world, 'add', 'read', [], true), [user.id]);
 }
 
@@ -123,8 +124,7 @@ function channelForReading(world: World, user: User, streamId: number): Stream {
 /** `POST /mark_stream_as_read`: the user's unread messages in the channel; an event when any changed. */
 export function markStreamAsRead(world: World, user: User, streamId: number): number[] {
   const stream = channelForReading(world, user, streamId);
-  const inChannel = [...world.messages.values()].filter((m) => m.recipient.kind === 'stream' && m.recipient.streamId === stream.id);
-  return addFlag(world, user, inChannel, 'read');
+  return addFlag(world, user, unreadInChannel(world, user, stream.id), 'read');
 }
 
 /**
@@ -139,9 +139,9 @@ export function markTopicAsRead(world: World, user: User, streamId: number, topi
   let topic = topicName;
   if (topic !== '') {
     topic = renameGeneralChat(world, topic);
-    const exists = [...world.messages.values()].some((m) => m.flags.has(user.id) && inTopic(m, stream.id, topic));
-    if (!exists) throw badRequest(`No such topic '${topic}'`);
+    const received = intersectionOf([world.messages.index.topic(stream.id, topic), world.messages.index.user(user.id, 'received')]);
+    if (received.atLeast(0) === undefined) throw badRequest(`No such topic '${topic}'`);
   }
-  const messages = [...world.messages.values()].filter((m) => inTopic(m, stream.id, topic));
+  const messages = unreadMessagesOf(world, user.id).filter((m) => inTopic(m, stream.id, topic));
   return addFlag(world, user, messages, 'read');
 }

@@ -5,7 +5,7 @@
 import { VISIBILITY_POLICY } from '../../entities/personal.js';
 import { isAdministrator, type User } from '../../entities/user.js';
 import { mustBeAdministrator } from '../../errors.js';
-import { accessChannel, visibleChannelMessages } from '../../queries/messages/topics.js';
+import { accessChannel, topicMessages, visibleChannelMessages } from '../../queries/messages/topics.js';
 import { renameGeneralChat } from '../../input/topic-names.js';
 import type { World } from '../../state/world.js';
 import { deleteMessages } from './message-delete.js';
@@ -23,15 +23,15 @@ export function deleteTopic(world: World, user: User, streamId: number, topicNam
   if (!isAdministrator(user)) throw mustBeAdministrator();
   const stream = accessChannel(world, user, streamId);
   const topic = renameGeneralChat(world, topicName).toLowerCase();
-  const doomed = visibleChannelMessages(world, user, stream)
+  const doomed = visibleChannelMessages(world, user, stream, topic)
     .filter((m) => m.recipient.kind === 'stream' && m.recipient.topic.toLowerCase() === topic)
-    .sort((a, b) => b.id - a.id);
+    .reverse();
   for (let start = 0; start < doomed.length; start += BATCH_SIZE) deleteMessages(world, doomed.slice(start, start + BATCH_SIZE), user);
   for (const [userId, rows] of world.userTopics) {
     const row = [...rows.values()].find((r) => r.streamId === stream.id && r.topicName.toLowerCase() === topic);
     const owner = world.users.get(userId);
     if (!row || !owner) continue;
-    const stillReads = [...world.messages.values()].some(
+    const stillReads = topicMessages(world, stream.id, topic).some(
       (m) => m.recipient.kind === 'stream' && m.recipient.streamId === stream.id && m.recipient.topic.toLowerCase() === topic && m.flags.has(userId),
     );
     if (!stream.historyPublicToSubscribers && stillReads) continue;

@@ -8,6 +8,7 @@ import { badRequest } from '../../errors.js';
 import type { User } from '../../entities/user.js';
 import { mutedUsersOf } from '../../queries/personal/muted-lists.js';
 import { accessUserById } from '../../queries/users/users.js';
+import { unreadMessagesOf } from '../../queries/messages/unread.js';
 import type { World } from '../../state/world.js';
 import { addFlag } from '../messages/message-flags.js';
 import { FEATURES } from '../../features.js';
@@ -25,7 +26,7 @@ export function muteUser(world: World, user: User, mutedUserId: number): void {
   const list = world.mutedUsers.get(user.id) ?? [];
   if (list.some((m) => m.id === target.id)) throw badRequest('User already muted');
   world.mutedUsers.set(user.id, [...list, { id: target.id, timestamp: Math.floor(world.now() / 1000) }]);
-  const fromMuted = [...world.messages.values()].filter((m) => m.senderId === target.id);
+  const fromMuted = unreadMessagesOf(world, user.id).filter((m) => m.senderId === target.id);
   addFlag(world, user, fromMuted, 'read');
   notify(world, user);
 }

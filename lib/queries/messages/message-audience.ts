@@ -2,7 +2,7 @@
  * Who hears about an action on existing messages (reactions, deletions): the real server's
  * `event_recipient_ids_for_action_on_messages`, aligned with who may read the messages.
  */
-import type { Message } from '../../entities/message.js';
+import type { FlagRow, Message } from '../../entities/message.js';
 import { isGuest } from '../../entities/user.js';
 import type { World } from '../../state/world.js';
 import { activeSubscriberIds } from '../users/access.js';
@@ -32,8 +32,6 @@ export function actionAudience(world: World, messages: readonly Message[]): Set<
 }
 
 /** Gives the user a "historical" row (read, historical) when they have none, as the real server does before starring or reacting. */
-export function ensureHistoricalRow(message: Message, userId: number): Set<string> {
-  let flags = message.flags.get(userId);
-  if (!flags) message.flags.set(userId, (flags = new Set(['read', 'historical'])));
-  return flags;
+export function ensureHistoricalRow(message: Message, userId: number): FlagRow {
+  return message.flags.get(userId) ?? (message.flags.set(userId, ['read', 'historical']).get(userId) as FlagRow);
 }

@@ -8,10 +8,11 @@ import type { Message } from '../../entities/message.js';
 import type { Stream } from '../../entities/stream.js';
 import { isGuest, type User } from '../../entities/user.js';
 import { isMutedFor, channelByOperand } from '../../narrow/lookups.js';
+import { narrowCandidates } from '../../narrow/candidates.js';
 import { compileNarrow, type MessageTest } from '../../narrow/predicates.js';
 import type { SearchQuery } from '../../narrow/search.js';
 import type { NarrowTerm } from '../../narrow/terms.js';
-import { upperBound } from '../../state/message-map.js';
+import { firstAccepted, lastAccepted } from '../../state/history/id-sources.js';
 import type { World } from '../../state/world.js';
 import { hasChannelContentAccess } from '../channels/channel-access.js';
 
@@ -86,29 +87,23 @@ export function includesHistory(world: World, viewer: User | null, narrow: reado
   return include;
 }
 
-/** Every message matching the narrow among those the reader searches (throws narrow errors). */
+/**
+ * Every message matching the narrow among those the reader searches (throws narrow errors), read
+ * from the narrow's candidates in the history index outward from the window's anchor.
+ */
 export function matchingMessages(world: World, viewer: User | null, narrow: readonly NarrowTerm[]): Matches {
   const includeHistory = includesHistory(world, viewer, narrow);
   const compiled = compileNarrow({ world, viewer }, narrow);
   const includes = (message: Message): boolean => (includeHistory || (viewer !== null && message.flags.has(viewer.id))) && compiled.test(message);
-  const ids = world.messages.ids;
+  const candidates = narrowCandidates(world, viewer, narrow, includeHistory);
+  const accept = (id: number): boolean => {
+    const message = world.messages.get(id);
+    return message !== undefined && includes(message);
+  };
+  const messagesOf = (ids: readonly number[]): Message[] => ids.map((id) => world.messages.get(id) as Message);
   const source: MatchSource = {
-    lastUpTo(max, limit) {
-      const found: Message[] = [];
-      for (let i = upperBound(ids, max) - 1; i >= 0 && (limit === 0 || found.length < limit); i--) {
-        const message = world.messages.get(ids[i] as number);
-        if (message && includes(message)) found.push(message);
-      }
-      return found.reverse();
-    },
-    firstFrom(min, limit) {
-      const found: Message[] = [];
-      for (let i = upperBound(ids, min - 1); i < ids.length && found.length < limit; i++) {
-        const message = world.messages.get(ids[i] as number);
-        if (message && includes(message)) found.push(message);
-      }
-      return found;
-    },
+    lastUpTo: (max, limit) => messagesOf(lastAccepted(candidates, max, limit, accept)),
+    firstFrom: (min, limit) => messagesOf(firstAccepted(candidates, min, limit, accept)),
   };
   return { source, includes, includeHistory, search: compiled.search, test: compiled.test };
 }
@@ -116,19 +111,20 @@ export function matchingMessages(world: World, viewer: User | null, narrow: read
 /**
  * The first unread message of the narrow among the reader's own messages, leaving out muted
  * conversations (muted channels only when the narrow names no channel); `newest` when none.
+ * Read from the reader's unread messages, so it costs what they have unread, not the history.
  */
 export function firstUnreadAnchor(world: World, viewer: User | null, narrow: readonly NarrowTerm[], test: MessageTest): number {
   if (viewer === null) return LARGER_THAN_MAX_MESSAGE_ID;
   const channelLevel = !narrow.some((term) => CHANNEL_OPERATORS.has(term.operator) && channelByOperand(world, term.operand));
-  // Ascending IDs: the first unread match is the answer.
-  for (const id of world.messages.ids) {
-    const message = world.messages.get(id) as Message;
+  const unread = narrowCandidates(world, viewer, narrow, false, world.messages.index.user(viewer.id, 'unread'));
+  const [first] = firstAccepted(unread, 0, 1, (id) => {
+    const message = world.messages.get(id);
+    if (!message) return false;
     const flags = message.flags.get(viewer.id);
-    if (!flags || flags.has('read')) continue;
-    if (isMutedFor(world, viewer.id, message, { channelLevel }) || !test(message)) continue;
-    return message.id;
-  }
-  return LARGER_THAN_MAX_MESSAGE_ID;
+    if (!flags || flags.has('read')) return false;
+    return !isMutedFor(world, viewer.id, message, { channelLevel }) && test(message);
+  });
+  return first ?? LARGER_THAN_MAX_MESSAGE_ID;
 }
 
 /**

@@ -4,6 +4,8 @@ import type { Stream } from '../../entities/stream.js';
 import type { User } from '../../entities/user.js';
 import { badRequest } from '../../errors.js';
 import { displayTopic } from '../../input/topic-names.js';
+import type { IdSource } from '../../state/history/id-list.js';
+import { ascending, intersectionOf } from '../../state/history/id-sources.js';
 import type { World } from '../../state/world.js';
 import { hasContentAccess } from '../users/access.js';
 
@@ -14,33 +16,46 @@ export function accessChannel(world: World, user: User, streamId: number): Strea
   return stream;
 }
 
-/**
- * The channel's messages the user may see (channel access already checked): all of them with
- * shared history, otherwise those the user received.
- */
-export function visibleChannelMessages(world: World, user: User, stream: Stream): Message[] {
+/** The messages of a channel's topic (case-insensitively), ascending, from the topic index. */
+export function topicMessages(world: World, streamId: number, topic: string): Message[] {
+  return messagesIn(world, world.messages.index.topic(streamId, topic));
+}
+
+function messagesIn(world: World, source: IdSource): Message[] {
   const out: Message[] = [];
-  for (const m of world.messages.values()) {
-    if (m.recipient.kind !== 'stream' || m.recipient.streamId !== stream.id) continue;
-    if (stream.historyPublicToSubscribers || m.flags.has(user.id)) out.push(m);
+  for (const id of ascending(source)) {
+    const message = world.messages.get(id);
+    if (message) out.push(message);
   }
   return out;
 }
 
 /**
+ * The channel's messages (or one topic's) the user may see, channel access already checked: all
+ * of them with shared history, otherwise those the user received. Ascending.
+ */
+export function visibleChannelMessages(world: World, user: User, stream: Stream, topic?: string): Message[] {
+  const index = world.messages.index;
+  const place = topic === undefined ? index.channel(stream.id) : index.topic(stream.id, topic);
+  const source = stream.historyPublicToSubscribers ? place : intersectionOf([place, index.user(user.id, 'received')]);
+  return messagesIn(world, source).filter((m) => m.recipient.kind === 'stream' && m.recipient.streamId === stream.id);
+}
+
+/**
  * The topics, most recent first: topics differing only in case are one, named as in its most
  * recent message, with `max_id` its latest visible message; the empty topic is shown by its
- * display name unless `allowEmptyTopicName`.
+ * display name unless `allowEmptyTopicName`. Each topic costs a lookup in its list, not a walk.
  */
 export function channelTopics(world: World, user: User, stream: Stream, allowEmptyTopicName: boolean): Array<{ name: string; max_id: number }> {
-  const latest = new Map<string, { name: string; max_id: number }>();
-  for (const m of visibleChannelMessages(world, user, stream)) {
-    if (m.recipient.kind !== 'stream') continue;
-    const key = m.recipient.topic.toLowerCase();
-    const seen = latest.get(key);
-    if (!seen || m.id > seen.max_id) latest.set(key, { name: m.recipient.topic, max_id: m.id });
+  const received = world.messages.index.user(user.id, 'received');
+  const latest: Array<{ name: string; max_id: number }> = [];
+  for (const ids of world.messages.index.topicsOf(stream.id).values()) {
+    const visible = stream.historyPublicToSubscribers ? ids : intersectionOf([ids, received]);
+    const newest = visible.atMost(Number.MAX_SAFE_INTEGER);
+    const message = newest === undefined ? undefined : world.messages.get(newest);
+    if (message?.recipient.kind === 'stream') latest.push({ name: message.recipient.topic, max_id: message.id });
   }
-  return [...latest.values()]
+  return latest
     .sort((a, b) => b.max_id - a.max_id)
     .map((t) => ({ name: displayTopic(t.name, allowEmptyTopicName), max_id: t.max_id }));
 }

@@ -8,6 +8,7 @@ import type { Message } from '../../entities/message.js';
 import type { User } from '../../entities/user.js';
 import { FEATURES } from '../../features.js';
 import { displayTopic } from '../../input/topic-names.js';
+import { ascending } from '../../state/history/id-sources.js';
 import type { World } from '../../state/world.js';
 import { topicVisibilityPolicy } from '../personal/user-topics.js';
 
@@ -93,7 +94,7 @@ export function unreadMessagesState(world: World, user: User, allowEmptyTopicNam
   const huddles = new Map<string, Bucket>();
   const mentions: number[] = [];
   let count = 0;
-  const unread = [...world.messages.values()].filter((m) => isUnreadFor(world, user.id, m)).sort((a, b) => a.id - b.id);
+  const unread = unreadMessagesOf(world, user.id).filter((m) => isUnreadFor(world, user.id, m));
   for (const message of unread) {
     let target: Bucket;
     if (message.recipient.kind === 'stream') {
@@ -130,9 +131,22 @@ export function unreadMessagesState(world: World, user: User, allowEmptyTopicNam
 
 /** The `starred_messages` register state: the IDs of the user's starred messages, ascending. */
 export function starredMessageIds(world: World, user: User): number[] {
-  const ids: number[] = [];
-  for (const message of world.messages.values()) if (message.flags.get(user.id)?.has('starred')) ids.push(message.id);
-  return ids.sort((a, b) => a - b);
+  return [...ascending(world.messages.index.user(user.id, 'starred'))];
+}
+
+/** The messages where the user's row lacks `read`, ascending (from the history index: the user's own count, not the history's). */
+export function unreadMessagesOf(world: World, userId: number): Message[] {
+  const messages: Message[] = [];
+  for (const id of ascending(world.messages.index.user(userId, 'unread'))) {
+    const message = world.messages.get(id);
+    if (message) messages.push(message);
+  }
+  return messages;
+}
+
+/** The user's unread messages in one channel, ascending. */
+export function unreadInChannel(world: World, user: User, streamId: number): Message[] {
+  return unreadMessagesOf(world, user.id).filter((m) => m.recipient.kind === 'stream' && m.recipient.streamId === streamId);
 }
 
 /** `other_user_id` from level 119; `sender_id`, its older name, stays for old clients. */

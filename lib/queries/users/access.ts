@@ -2,6 +2,7 @@
 import { Audience } from '../../state/audience.js';
 import type { Stream } from '../../entities/stream.js';
 import { isAdministrator, isGuest, type User } from '../../entities/user.js';
+import { ascending } from '../../state/history/id-sources.js';
 import type { World } from '../../state/world.js';
 import { hasGroupSetting } from '../groups/groups.js';
 
@@ -18,8 +19,9 @@ function sharesConversation(world: World, a: number, b: number): boolean {
   for (const [streamId, sub] of world.subscriptionsOf(fewer)) {
     if (sub.active && world.subscriptionsOf(other).get(streamId)?.active) return true;
   }
-  for (const message of world.messages.values()) {
-    if (message.recipient.kind === 'direct' && message.flags.has(a) && message.recipient.userIds.includes(b)) return true;
+  for (const id of ascending(world.messages.index.user(a, 'direct'))) {
+    const message = world.messages.get(id);
+    if (message?.recipient.kind === 'direct' && message.flags.has(a) && message.recipient.userIds.includes(b)) return true;
   }
   return false;
 }

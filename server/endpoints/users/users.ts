@@ -3,12 +3,14 @@ import { badRequest } from '../../../lib/errors.js';
 import type { User } from '../../../lib/entities/user.js';
 import { FEATURES } from '../../../lib/features.js';
 import { canAccessUser } from '../../../lib/queries/users/access.js';
+import { maxReceivedMessageId } from '../../../lib/queries/messages/message-state.js';
 import { accessUserById, apiEmail, canSeeDeliveryEmail, inaccessibleUserPlaceholder, toApiUser, type UserViewOptions } from '../../../lib/queries/users/users.js';
 import { render } from '../../../lib/rendering/render.js';
 import { bool, int, list } from '../../../lib/input/schema.js';
 import type { World } from '../../../lib/state/world.js';
 import { authed, type RouteDef } from '../../app/endpoint.js';
 import { json } from '../../app/params.js';
+import { MAX_USER_IDS } from '../../../lib/input/limits.js';
 
 const clientGravatar = (world: World): boolean => world.has(FEATURES.CLIENT_GRAVATAR_DEFAULT_TRUE);
 
@@ -34,7 +36,7 @@ export const getUser = authed({
 });
 
 const getUsers = authed({
-  params: { ...userViewParams, user_ids: json(list(int)).availableFrom(FEATURES.GET_USERS_BY_IDS) },
+  params: { ...userViewParams, user_ids: json(list(int, MAX_USER_IDS)).availableFrom(FEATURES.GET_USERS_BY_IDS) },
   run({ world, user }, args) {
     const options = viewOptions(world, args);
     const wanted = args.user_ids === undefined ? undefined : new Set(args.user_ids);
@@ -49,11 +51,6 @@ const getUsers = authed({
   },
 });
 
-function maxMessageId(world: World, user: User): number {
-  let max = -1;
-  for (const message of world.messages.values()) if (message.flags.has(user.id) && message.id > max) max = message.id;
-  return max;
-}
 
 /** The real view has no parsing decorator, so it never reports ignored parameters. */
 const getOwnUser = authed({
@@ -65,7 +62,7 @@ const getOwnUser = authed({
       includeCustomProfileFields: true,
       renderMarkdown: (text) => render(world, text),
     });
-    return { ...own, max_message_id: maxMessageId(world, user) };
+    return { ...own, max_message_id: maxReceivedMessageId(world, user) };
   },
 });
 

@@ -9,6 +9,7 @@ import type { EditEvent, Message } from '../../../entities/message.js';
 import { isGuest, isModeratorOrAbove, type User } from '../../../entities/user.js';
 import { activeSubscriberIds } from '../../../queries/users/access.js';
 import { canReadMessage, isMeMessage } from '../../../queries/messages/messages.js';
+import { topicMessages } from '../../../queries/messages/topics.js';
 import { channelMoveLimit, EDIT_LIMIT_BUFFER_SECONDS, topicMoveLimit } from '../../../queries/messages/message-permissions.js';
 import { render } from '../../../rendering/render.js';
 import { topicLinks } from '../../../rendering/topic-links.js';
@@ -43,8 +44,7 @@ function applyContent(world: World, message: Message, content: string, event: Up
     rendered_content: rendered,
     is_me_message: isMeMessage(content),
   });
-  message.content = content;
-  message.renderedContent = rendered;
+  world.messages.rewrite(message, content, rendered);
   message.lastEditAt = history.timestamp;
   // `check_attachment_reference_change`: uploads named by the new content only are claimed, the others let go.
   linkAttachmentsInContent(world, message.id, content);
@@ -74,13 +74,13 @@ function messagesToChange(world: World, user: User, plan: StreamEditPlan): Messa
   if (plan.propagateMode === 'change_one' || !(plan.topicEdited || plan.streamEdited)) return [plan.message];
   const protectedHistory = !plan.origStream.historyPublicToSubscribers;
   const found: Message[] = [];
-  for (const m of world.messages.values()) {
+  for (const m of topicMessages(world, plan.origStream.id, plan.origTopic)) {
     if (m.recipient.kind !== 'stream' || m.recipient.streamId !== plan.origStream.id || !sameTopic(m.recipient.topic, plan.origTopic)) continue;
     if (plan.propagateMode === 'change_later' && m.id < plan.message.id) continue;
     if (m !== plan.message && protectedHistory && !m.flags.has(user.id)) continue;
     found.push(m);
   }
-  return found.sort((a, b) => a.id - b.id);
+  return found;
 }
 
 /**
@@ -190,7 +190,7 @@ export function applyStreamEdit(world: World, user: User, plan: StreamEditPlan):
 }
 
 function topicHasMessagesBesides(world: World, streamId: number, topic: string, excluded: ReadonlySet<Message>): boolean {
-  for (const m of world.messages.values()) {
+  for (const m of topicMessages(world, streamId, topic)) {
     if (!excluded.has(m) && m.recipient.kind === 'stream' && m.recipient.streamId === streamId && sameTopic(m.recipient.topic, topic)) return true;
   }
   return false;
@@ -199,7 +199,7 @@ function topicHasMessagesBesides(world: World, streamId: number, topic: string, 
 /** Whether the user moved every message of the old topic that they can see. */
 function movedAllVisible(world: World, user: User, plan: StreamEditPlan): boolean {
   if (plan.propagateMode === 'change_all') return true;
-  for (const m of world.messages.values()) {
+  for (const m of topicMessages(world, plan.origStream.id, plan.origTopic)) {
     if (m.recipient.kind !== 'stream' || m.recipient.streamId !== plan.origStream.id) continue;
     if (sameTopic(m.recipient.topic, plan.origTopic) && canReadMessage(world, user, m)) return false;
   }

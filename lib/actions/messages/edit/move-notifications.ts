@@ -8,6 +8,7 @@ import { VISIBILITY_POLICY } from '../../../entities/personal.js';
 import { FEATURES } from '../../../features.js';
 import { activeSubscriberIds } from '../../../queries/users/access.js';
 import { canReadMessage } from '../../../queries/messages/messages.js';
+import { topicMessages } from '../../../queries/messages/topics.js';
 import { silentMention, streamMessageUrl, topicLinkSyntax } from '../../../rendering/message-links.js';
 import type { World } from '../../../state/world.js';
 import type { StreamEditPlan } from './edit-plan.js';
@@ -45,7 +46,7 @@ function newThreadText(world: World, user: User, plan: StreamEditPlan, changedId
   const old = topicLinkSyntax(plan.origStream.id, plan.origStream.name, plan.origTopic);
   const who = silentMention(user);
   const moved = new Set(changedIds);
-  const preexisting = [...world.messages.values()].some(
+  const preexisting = topicMessages(world, plan.targetStream.id, plan.targetTopic).some(
     (m) =>
       !moved.has(m.id) &&
       m.recipient.kind === 'stream' &&

@@ -16,13 +16,8 @@ export const RESOLVE_UNDO_GRACE_PERIOD_MS = 60_000;
 const RESOLVE_NOTICE = /^@_\*\*[^*]+\*\* has marked this topic as (?:un)?resolved\.$/;
 
 function lastMessageOfTopic(world: World, streamId: number, topic: string): Message | undefined {
-  let last: Message | undefined;
-  const wanted = topic.toLowerCase();
-  for (const m of world.messages.values()) {
-    if (m.recipient.kind !== 'stream' || m.recipient.streamId !== streamId || m.recipient.topic.toLowerCase() !== wanted) continue;
-    if (!last || m.id > last.id) last = m;
-  }
-  return last;
+  const last = world.messages.index.topic(streamId, topic).atMost(Number.MAX_SAFE_INTEGER);
+  return last === undefined ? undefined : world.messages.get(last);
 }
 
 /** Deletes a recent resolve notice ending the topic; returns whether it did. */

@@ -15,8 +15,10 @@ const sameParticipants = (a: readonly number[], b: readonly number[]): boolean =
 
 /** Whether any direct message has exactly these participants (sorted IDs, the sender included). */
 function conversationExists(world: World, participantIds: readonly number[]): boolean {
-  for (const message of world.messages.values()) {
-    if (message.recipient.kind === 'direct' && sameParticipants(message.recipient.userIds, participantIds)) return true;
+  const source = world.messages.index.direct(participantIds);
+  for (let id = source.atLeast(0); id !== undefined; id = source.atLeast(id + 1)) {
+    const message = world.messages.get(id);
+    if (message?.recipient.kind === 'direct' && sameParticipants(message.recipient.userIds, participantIds)) return true;
   }
   return false;
 }

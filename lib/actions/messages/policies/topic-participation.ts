@@ -11,6 +11,7 @@ import type { Message } from '../../../entities/message.js';
 import { VISIBILITY_POLICY } from '../../../entities/personal.js';
 import type { User } from '../../../entities/user.js';
 import { FEATURES } from '../../../features.js';
+import { topicMessages } from '../../../queries/messages/topics.js';
 import { topicVisibilityPolicy } from '../../../queries/personal/user-topics.js';
 import type { World } from '../../../state/world.js';
 import { currentSetting } from '../../personal/user-setting-effects.js';
@@ -41,7 +42,7 @@ function topicHadMessages(world: World, sender: User, message: Message): boolean
   const stream = world.streams.get(streamId);
   const sharedHistory = stream !== undefined && !stream.inviteOnly ? true : stream?.historyPublicToSubscribers === true;
   const wanted = topic.toLowerCase();
-  for (const other of world.messages.values()) {
+  for (const other of topicMessages(world, streamId, topic)) {
     if (other.id === message.id || other.recipient.kind !== 'stream' || other.recipient.streamId !== streamId) continue;
     if (other.recipient.topic.toLowerCase() !== wanted) continue;
     if (sharedHistory || other.flags.has(sender.id)) return true;
