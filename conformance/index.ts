@@ -57,6 +57,8 @@ export { DEVIATIONS, type Deviation, type DeviationId } from './deviations.js';
 export { expectDocumentedError } from './expect/deviation.js';
 export { renderReport, REPORT_FORMATS, type ReportFormat } from './report/index.js';
 export { ApiClient, type Reply, type CallOptions } from './client/api-client.js';
+export { RateLimitWaits, Deadline, type Sleep } from './client/rate-limit-waits.js';
+export type { RateLimitWait } from './context.js';
 export { InProcessDispatcher, type InProcessHandler, type InProcessRequest, type InProcessResponse } from './targets/in-process.js';
 export { embeddedTarget, EMBEDDED_BASE_URL } from './targets/embedded.js';
 export { urlTarget } from './targets/url.js';

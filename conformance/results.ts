@@ -128,6 +128,11 @@ export interface SuiteResult {
    * Any entry fails the run.
    */
   readonly leftChanged: readonly string[];
+  /**
+   * The run's waits for the target's rate limit (429 with `Retry-After`): how many, and the time
+   * they asked for in all (overlapping waits each counted). No deadline counts them.
+   */
+  readonly rateLimited: { readonly waits: number; readonly waitedMs: number };
   /** The signal that interrupted the run (rules after it were not run; cleanups still ran). */
   readonly interrupted?: 'SIGINT' | 'SIGTERM';
   /** True with `--fail-on-skip` and at least one rule skipped for a missing identity or capability. */

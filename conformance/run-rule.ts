@@ -94,20 +94,15 @@ function failureInfo(error: unknown, scope: RuleScope, env: RunEnvironment, sett
 export async function runRule(env: RunEnvironment, rule: Rule, settings: RuleRunSettings): Promise<RuleResult> {
   const scope = new RuleScope(env, rule);
   const started = performance.now();
-  let timer: NodeJS.Timeout | undefined;
-  let deadline = Date.now() + settings.timeoutMs;
-  // Waiting out a server's rate limit does not count against the rule's time limit.
-  scope.onRateLimitWait = (waitMs) => void (deadline += waitMs);
+  // The rule's time limit does not count waits for the target's rate limit (see rate-limit-waits.ts).
+  const deadline = env.waits.deadline(settings.timeoutMs);
+  let stopDeadline: () => void = () => undefined;
   const timedOut = new Promise<never>((_resolve, reject) => {
-    const arm = () => {
-      timer = setTimeout(() => {
-        if (Date.now() < deadline) return arm();
-        const error = new RuleTimeout(`timed out after ${settings.timeoutMs} ms (--timeout)`);
-        scope.controller.abort(error);
-        reject(error);
-      }, Math.max(0, deadline - Date.now()));
-    };
-    arm();
+    stopDeadline = deadline.whenPassed(() => {
+      const error = new RuleTimeout(`timed out after ${settings.timeoutMs} ms (--timeout; rate-limit waits not counted)`);
+      scope.controller.abort(error);
+      reject(error);
+    });
   });
   let onInterrupt: (() => void) | undefined;
   const interrupted = new Promise<never>((_resolve, reject) => {
@@ -146,11 +141,11 @@ export async function runRule(env: RunEnvironment, rule: Rule, settings: RuleRun
       failure = failureInfo(error, scope, env, settings);
     }
   } finally {
-    clearTimeout(timer);
+    stopDeadline();
     if (onInterrupt) settings.interrupt?.removeEventListener('abort', onInterrupt);
   }
   const cleanupAbort = new AbortController();
-  const cleanupErrors = await scope.cleanups.runAll(scope.cleanupContext(cleanupAbort.signal), settings.cleanupTimeoutMs);
+  const cleanupErrors = await scope.cleanups.runAll(scope.cleanupContext(cleanupAbort.signal), settings.cleanupTimeoutMs, env.waits);
   cleanupAbort.abort(new Error('cleanup phase over'));
   return {
     ...ruleIdentity(rule),

@@ -39,7 +39,7 @@ t.test('in a log: a line per finished endpoint with elapsed, estimate and failur
   progress.onRuleEnd!(ended('a/one', 'GET /a', 'passed'), 1, 4);
   t.equal(writes.length, 1, 'no line until an endpoint is complete');
   progress.onRuleStart!(RULES[1]!, 2, 4);
-  progress.onRateLimited!(2_345, 'http://chat.test/api/v1/users?x=1');
+  progress.onRateLimitWait!({ waitMs: 2_345, url: 'http://chat.test/api/v1/users?x=1', during: 'rule', ruleId: 'a/two' });
   t.equal(writes.at(-1), '[1/4] a/two: rate limited on /api/v1/users, waiting 2.3 s\n');
   now += 10_000;
   progress.onRuleEnd!(ended('a/two', 'GET /a', 'failed'), 2, 4);
@@ -61,7 +61,7 @@ t.test('on a terminal: one line rewritten in place, with the rule running or the
   now += 5_000;
   progress.onRuleEnd!(ended('a/one', 'GET /a', 'failed'), 1, 4);
   progress.onRuleStart!(RULES[1]!, 2, 4);
-  progress.onRateLimited!(12_000, 'http://chat.test/api/v1/messages');
+  progress.onRateLimitWait!({ waitMs: 12_000, url: 'http://chat.test/api/v1/messages', during: 'rule', ruleId: 'a/two' });
   t.equal(writes.at(-1), '\r\u001b[2K[1/4] 0:05 elapsed, ~0:15 left, 1 failed so far · rate limited: waiting 12.0 s (/api/v1/messages)');
   t.notOk(writes.some((text) => text.includes('\n')), 'no new lines');
 });

@@ -62,7 +62,7 @@ async function runWithOutputs(options: CliOptions, io: CliIo, outputs: readonly 
   const interrupt = new AbortController();
   const stopListening = io.onSignal?.((signal) => {
     if (!interrupt.signal.aborted) {
-      io.stderr.write(`\nchat-conformance: ${signal}: stopping after cleanups (the report will be partial)\n`);
+      io.stderr.write(`\nchat-conformance: ${signal}: stopping after cleanups (the report will be partial; a second signal exits at once, without them)\n`);
       interrupt.abort(signal);
     }
   });

@@ -4,6 +4,7 @@
  * one line rewritten in place every second. Without one (CI logs): a line per endpoint once its
  * last rule has ended, a line per rate-limit wait, and a "still running" line after a quiet spell.
  */
+import type { RateLimitWait } from '../context.js';
 import type { RunListener } from '../runner.js';
 
 export interface ProgressStream {
@@ -54,6 +55,14 @@ class RunClock {
 
 const seconds = (ms: number): string => `${(Math.round(ms / 100) / 10).toFixed(1)} s`;
 
+/** Who waits: the rule, one rule's cleanup, or the run itself (its setup and run-wide cleanups). */
+function waiter(wait: RateLimitWait, current: string): string {
+  if (wait.during === 'cleanup') return `cleanup of ${wait.ruleId ?? 'a rule'}`;
+  return wait.during === 'run' ? 'the run itself' : (wait.ruleId ?? current);
+}
+
+const path = (url: string): string => URL.canParse(url) ? new URL(url).pathname : url;
+
 function terminalProgress(stream: ProgressStream, runClock: RunClock): ProgressListener {
   const width = Math.max(20, (stream.columns ?? 80) - 1);
   let current = '';
@@ -77,8 +86,9 @@ function terminalProgress(stream: ProgressStream, runClock: RunClock): ProgressL
       waiting = '';
       show(line());
     },
-    onRateLimited: (waitMs, url) => {
-      waiting = `rate limited: waiting ${seconds(waitMs)} (${new URL(url).pathname})`;
+    onRateLimitWait: (wait) => {
+      const who = wait.during === 'rule' ? '' : `, ${waiter(wait, current)}`;
+      waiting = `rate limited: waiting ${seconds(wait.waitMs)} (${path(wait.url)}${who})`;
       show(line());
     },
     onRuleEnd: (result, position, total) => {
@@ -132,7 +142,7 @@ function lineProgress(stream: ProgressStream, runClock: RunClock, now: () => num
     onRuleStart: (rule) => {
       current = rule.id;
     },
-    onRateLimited: (waitMs, url) => write(`[${runClock.done}/${runClock.total}] ${current}: rate limited on ${new URL(url).pathname}, waiting ${seconds(waitMs)}`),
+    onRateLimitWait: (wait) => write(`[${runClock.done}/${runClock.total}] ${waiter(wait, current)}: rate limited on ${path(wait.url)}, waiting ${seconds(wait.waitMs)}`),
     onRuleEnd: (result, position, total) => {
       runClock.done = position;
       if (result.outcome === 'failed') runClock.failed++;
@@ -161,7 +171,7 @@ export function combineListeners(...listeners: readonly RunListener[]): RunListe
   return {
     onStart: (info) => listeners.forEach((listener) => listener.onStart?.(info)),
     onRuleStart: (rule, position, total) => listeners.forEach((listener) => listener.onRuleStart?.(rule, position, total)),
-    onRateLimited: (waitMs, url) => listeners.forEach((listener) => listener.onRateLimited?.(waitMs, url)),
     onRuleEnd: (result, position, total) => listeners.forEach((listener) => listener.onRuleEnd?.(result, position, total)),
+    onRateLimitWait: (wait) => listeners.forEach((listener) => listener.onRateLimitWait?.(wait)),
   };
 }
