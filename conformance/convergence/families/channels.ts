@@ -16,9 +16,6 @@ import { outcome } from './perform.js';
 
 const OBSERVERS: readonly IdentityName[] = ['admin', 'member', 'second-member', 'guest'];
 
-/** Guests subscribed to a public channel get stream/create from this level (api changelog). */
-const GUEST_STREAM_CREATE_LEVEL = 192;
-
 export type ChannelAction =
   | { readonly do: 'membership'; readonly who: IdentityName; readonly channel: number; readonly byAdmin: boolean }
   | { readonly do: 'property'; readonly who: IdentityName; readonly channel: number; readonly property: number; readonly value: number }
@@ -45,11 +42,6 @@ async function membership(ctx: RuleContext, fixture: ChannelsFixture, action: Ex
   // Administrators see a private channel's metadata, not its content: the administrator, who
   // changes the channels, stays subscribed to the private ones.
   if (!subscribe && action.who === 'admin' && channel.isPrivate) return `admin leaves private channel ${channel.id}: skipped, the administrator keeps content access`;
-  // Before level 192 a guest subscribed to a public channel got no stream/create event, though a
-  // fresh register lists the channel in `streams`: a server bug no event can repair.
-  if (subscribe && !channel.isPrivate && fixture.roles.get(action.who) === 'guest' && ctx.featureLevel < GUEST_STREAM_CREATE_LEVEL) {
-    return `admin subscribes guest to public channel ${channel.id}: skipped, no stream/create for guests before level ${GUEST_STREAM_CREATE_LEVEL}`;
-  }
   // Guests cannot subscribe themselves, nobody can join a private channel alone: the administrator does it.
   const byAdmin = action.byAdmin || action.who === 'admin' || (subscribe && (channel.isPrivate || fixture.roles.get(action.who) === 'guest'));
   const by = byAdmin ? 'admin' : action.who;
