@@ -16,8 +16,8 @@ export interface BannerInfo {
   readonly cors: boolean;
 }
 
-/** An active human administrator (else an owner, else any active human): the user the banner suggests. */
-function devUser(world: World): { email: string; role: string } | undefined {
+/** An active human administrator (else an owner, else any active human): the user the banner suggests (and `--exec` runs as). */
+export function devUser(world: World): { email: string; apiKey: string; role: string } | undefined {
   // One pass that stops at the first administrator: a large realm has 100,000 users.
   let owner: User | undefined;
   let first: User | undefined;
@@ -33,7 +33,7 @@ function devUser(world: World): { email: string; role: string } | undefined {
   }
   admin ??= owner ?? first;
   if (!admin) return undefined;
-  return { email: admin.deliveryEmail, role: admin.role === 100 ? 'owner' : admin.role === 200 ? 'administrator' : 'member' };
+  return { email: admin.deliveryEmail, apiKey: admin.apiKey, role: admin.role === 100 ? 'owner' : admin.role === 200 ? 'administrator' : 'member' };
 }
 
 export function banner(info: BannerInfo): string {

@@ -10,7 +10,8 @@ import { MAX_FEATURE_LEVEL } from '../lib/features.js';
 import { FixtureError } from '../lib/fixture/build.js';
 import { REAL_API_RATE_LIMIT } from '../server/app/app.js';
 import { startServer, StateFileError } from '../server/index.js';
-import { banner } from './chat-server-banner.js';
+import { banner, devUser } from './chat-server-banner.js';
+import { execEnvironment, runCommand, writeZuliprcs } from './chat-server-exec.js';
 import { hostProblem, listenProblem } from './chat-server-host.js';
 import { packageVersion } from './package-version.js';
 
@@ -28,9 +29,12 @@ Examples:
   chat-server --feature-level 289 --port 9992     a server as of feature level 289
   chat-server --state dev-state.json --log        keep the data across restarts (and crashes), log requests
   chat-server --cors --host 0.0.0.0               serve a browser client from another origin
+  chat-server --port 0 --exec 'npm test'          run a command against a fresh server, exit with its status
+  chat-server --write-zuliprc bots/               a zuliprc per development user, for Python bots
 
 Exit status:
   0  stopped normally (Ctrl-C, SIGTERM), the state saved when --state is given
+     with --exec: the command's exit status (128+N when signal N ended it), after the server stopped
   1  a failure while running (the state could not be saved)
   2  bad usage or an unusable setting: unknown option or value, a host that does not resolve or
      is not this machine's, port taken, unreadable fixture, a state file that is not a saved
@@ -38,6 +42,8 @@ Exit status:
 
 Environment:
   none is read; the output has no colours, so NO_COLOR and FORCE_COLOR change nothing
+  --exec gives its command CHAT_SERVER_URL and ZULIP_SITE (the server's URL), and a development
+  administrator's ZULIP_EMAIL and ZULIP_API_KEY (with --write-zuliprc: ZULIP_CONFIG, their file)
 
 Development endpoints (off with --no-dev-endpoints; docs/dev-server.md):
   POST /api/v1/dev_fetch_api_key, GET /api/v1/dev_list_users   log in as any development user
@@ -66,11 +72,13 @@ const program = new Command()
   .option('--push-configured', 'behave as if a push notification service were configured')
   .option('--delivery-delay <ms>', 'write presence and deliver events a random 0..ms after answering, as a production server does', integer(0, 60_000))
   .option('--rate-limit [requests/seconds]', "enforce a per-user API rate limit (the real server's is 200/60)")
-  .option('--max-connections <n>', 'open connections at once; more are closed as they arrive (default: no cap)', integer(1, 1_000_000))
+  .option('--max-connections <n>', 'open connections at once; past it a connection gets 503 and is closed (default 1024)', integer(1, 1_000_000))
   .option('--max-body-bytes <n>', 'largest request body accepted, larger ones get 413 (default 32 MiB)', integer(1, 2 ** 31))
   .option('--body-timeout <ms>', 'time to receive a request body, then 408 (default 30000)', integer(1, 3_600_000))
   .option('--headers-timeout <ms>', 'time to receive request headers, then 408 (default 20000)', integer(1, 3_600_000))
   .option('--shutdown-grace <ms>', 'on SIGTERM/SIGINT, how long requests in flight may finish (default 10000)', integer(0, 3_600_000))
+  .option('--exec <command>', 'run this shell command against the server (its URL and credentials in the environment), then stop and exit with its status')
+  .option('--write-zuliprc <dir>', 'write <dir>/<email>.zuliprc ([api] email, key, site) for every development user and bot')
   .addHelpText('after', HELP_AFTER)
   .exitOverride();
 
@@ -103,7 +111,11 @@ const options = program.opts<{
   bodyTimeout?: number;
   headersTimeout?: number;
   shutdownGrace?: number;
+  exec?: string;
+  writeZuliprc?: string;
 }>();
+// With --exec, stdout belongs to the command: the banner and the log go to stderr.
+const out = options.exec === undefined ? process.stdout : process.stderr;
 
 function fail(message: string, status: number): never {
   process.stderr.write(`chat-server: ${message}\n`);
@@ -141,10 +153,10 @@ try {
     ...(options.shutdownGrace === undefined ? {} : { shutdownGraceMs: options.shutdownGrace }),
     ...(options.state ? { statePath: options.state } : {}),
     ...(options.saveDelay === undefined ? {} : { stateSaveDelayMs: options.saveDelay }),
-    ...(options.log ? { log: (line: string) => void process.stdout.write(`${line}\n`) } : {}),
+    ...(options.log ? { log: (line: string) => void out.write(`${line}\n`) } : {}),
     ...(options.cors ? { cors: true } : {}),
   });
-  process.stdout.write(
+  out.write(
     banner({
       version: packageVersion(),
       url: server.url,
@@ -157,6 +169,20 @@ try {
       cors: options.cors === true,
     }),
   );
+  if (options.writeZuliprc !== undefined) {
+    const written = writeZuliprcs(options.writeZuliprc, server.world, server.url);
+    out.write(`  zuliprc files: ${written} written to ${options.writeZuliprc} (<email>.zuliprc)\n`);
+  }
+  if (options.exec !== undefined) {
+    const status = await runCommand(options.exec, execEnvironment(server.url, devUser(server.world), options.writeZuliprc));
+    try {
+      await server.close({ saveState: options.state !== undefined });
+    } catch (error) {
+      fail(error instanceof Error ? error.message : String(error), 1);
+    }
+    if (options.state) out.write(`chat-server: state saved to ${options.state}\n`);
+    process.exit(status);
+  }
   let stopping = false;
   const stop = (): void => {
     if (stopping) return;

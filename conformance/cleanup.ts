@@ -1,9 +1,11 @@
 /**
  * Cleanup registry: LIFO, run after the rule (or, for run-scoped entries, after the whole run)
  * even when it failed or timed out. Each cleanup gets fresh clients, because the rule's own
- * clients are aborted when the rule times out.
+ * clients are aborted when the rule times out; they wait out every rate-limit answer, and a
+ * cleanup's time limit does not count those waits.
  */
 import type { ApiClient } from './client/api-client.js';
+import { RateLimitWaits } from './client/rate-limit-waits.js';
 import type { Need } from './credentials/types.js';
 import { describeError } from './errors.js';
 
@@ -31,23 +33,19 @@ export class CleanupRegistry {
     return this.entries.length;
   }
 
-  /** Runs and removes every entry, last registered first; returns the failures as messages. */
-  async runAll(context: CleanupContext, timeoutMs: number): Promise<string[]> {
+  /**
+   * Runs and removes every entry, last registered first; returns the failures as messages. Each
+   * entry has `timeoutMs` of active time: waits for the target's rate limit (on `waits`, the
+   * run's) do not count.
+   */
+  async runAll(context: CleanupContext, timeoutMs: number, waits: RateLimitWaits = new RateLimitWaits()): Promise<string[]> {
     const errors: string[] = [];
     while (this.entries.length > 0) {
       const entry = this.entries.pop()!;
-      let timer: NodeJS.Timeout | undefined;
       try {
-        await Promise.race([
-          entry.fn(context),
-          new Promise<never>((_resolve, reject) => {
-            timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs);
-          }),
-        ]);
+        await waits.deadline(timeoutMs).race(entry.fn(context), () => new Error(`timed out after ${timeoutMs} ms (rate-limit waits not counted)`));
       } catch (error) {
         errors.push(`cleanup "${entry.label}" failed: ${describeError(error)}`);
-      } finally {
-        clearTimeout(timer);
       }
     }
     return errors;

@@ -4,13 +4,20 @@
  * exit status 2 (bad invocation, unreachable or unusable target).
  */
 import type { Exchange } from './client/exchange.js';
+import type { RecordedCheck } from './expect/recorded-check.js';
 
-/** An assertion about the target did not hold. `exchange` is the reply the assertion looked at. */
+/**
+ * An assertion about the target did not hold. `exchange` is the reply the assertion looked at;
+ * `check` what it checked, machine-readable (reproduction scripts re-run it).
+ */
 export class RuleFailure extends Error {
   override readonly name = 'RuleFailure';
   constructor(
     message: string,
     readonly exchange?: Exchange,
+    readonly check?: RecordedCheck,
+    /** The compared value and its label, when no answer was given to find it in (located later). */
+    readonly checkedValue?: { readonly value: unknown; readonly label: string },
   ) {
     super(message);
   }

@@ -1,5 +1,6 @@
 /** What a run produces: one result per selected rule, and the run's summary. Reporters read these. */
 import type { Exchange } from './client/exchange.js';
+import type { RecordedCheck } from './expect/recorded-check.js';
 
 export type Outcome = 'passed' | 'failed' | 'skipped';
 
@@ -36,11 +37,34 @@ export interface FailureInfo {
    * transcript. Reproduction scripts and HAR files are made from these.
    */
   readonly reproduction: readonly Exchange[];
+  /**
+   * The exchanges that made the shared fixtures (`ctx.runShared`) this rule used but another rule
+   * made, oldest first: reproductions replay them before `reproduction`. Absent when there are none.
+   */
+  readonly sharedSetup?: readonly Exchange[];
   /** The same exchanges as curl commands, each followed by a `# -> answer` line. */
   readonly curl: readonly string[];
   /** The command that re-runs this rule (and, for a property, exactly its counterexample). */
   readonly replayCommand: string;
   readonly stack?: string;
+  /** What the failing assertion checked (absent for timeouts and errors thrown by the rule). */
+  readonly check?: RecordedCheck;
+  /**
+   * Users the run created for this rule (`ctx.throwawayUser()`, possibly before the case's first
+   * exchange): a reproduction creates its own instead, as `createdBy` (an administrator) did.
+   */
+  readonly throwawayUsers?: readonly ThrowawayUserRecord[];
+}
+
+export interface ThrowawayUserRecord {
+  readonly email: string;
+  readonly userId: number;
+  readonly fullName: string;
+  /** Its password (redacted in reports like every credential): a reproduction sends its own user's instead. */
+  readonly password: string;
+  /** The administrator who created it, and its API key (redacted unless --show-credentials). */
+  readonly createdBy: string;
+  readonly createdByApiKey: string;
 }
 
 export interface DeviationRecord {
@@ -104,6 +128,11 @@ export interface SuiteResult {
    * Any entry fails the run.
    */
   readonly leftChanged: readonly string[];
+  /**
+   * The run's waits for the target's rate limit (429 with `Retry-After`): how many, and the time
+   * they asked for in all (overlapping waits each counted). No deadline counts them.
+   */
+  readonly rateLimited: { readonly waits: number; readonly waitedMs: number };
   /** The signal that interrupted the run (rules after it were not run; cleanups still ran). */
   readonly interrupted?: 'SIGINT' | 'SIGTERM';
   /** True with `--fail-on-skip` and at least one rule skipped for a missing identity or capability. */

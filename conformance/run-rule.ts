@@ -6,6 +6,7 @@ import { shellQuote, exchangeToText } from './client/curl.js';
 import type { Exchange } from './client/exchange.js';
 import { RuleScope, type RunEnvironment } from './context.js';
 import { RuleFailure, RuleSkip } from './errors.js';
+import { locateValue, type RecordedCheck } from './expect/recorded-check.js';
 import { PropertyFailure } from './property.js';
 import type { FailureInfo, RuleResult } from './results.js';
 import type { Rule } from './rules/types.js';
@@ -40,15 +41,39 @@ export function replayCommand(env: RunEnvironment, settings: RuleRunSettings, ru
   return args.map(quoteArg).join(' ');
 }
 
+/**
+ * The failing assertion's check. One made without a reply (a value the rule read earlier) is
+ * looked for in the last answer, which is usually the read it came from.
+ */
+function recordedCheck(error: unknown, transcript: RuleScope['transcript']): RecordedCheck | undefined {
+  const failure = error instanceof PropertyFailure ? error.cause : error;
+  if (!(failure instanceof RuleFailure) || !failure.check) return undefined;
+  const { check, checkedValue } = failure;
+  const last = transcript.last(1)[0];
+  if (check.exchange !== undefined || !checkedValue || !last) return check;
+  let body: unknown;
+  try {
+    body = JSON.parse(last.responseBody) as unknown;
+  } catch {
+    return check;
+  }
+  const path = locateValue(body, checkedValue.value, checkedValue.label);
+  return path === undefined ? check : { ...check, path, exchange: last.seq };
+}
+
 function failureInfo(error: unknown, scope: RuleScope, env: RunEnvironment, settings: RuleRunSettings): FailureInfo {
   let exchanges: readonly Exchange[] = scope.transcript.last(SHOWN_EXCHANGES);
   // Passing property runs are not part of the failing case: replay only what the rule sent outside them.
   let reproduction: readonly Exchange[] = scope.properties.outsideProperties();
+  const check = recordedCheck(error, scope.transcript);
   const withCurl = (info: Omit<FailureInfo, 'curl' | 'exchanges' | 'reproduction'>): FailureInfo => ({
     ...info,
     exchanges,
     reproduction,
     curl: exchanges.map(exchangeToText),
+    ...(check ? { check } : {}),
+    ...(scope.throwawayUsers.length > 0 ? { throwawayUsers: scope.throwawayUsers } : {}),
+    ...(scope.sharedSetup.length > 0 ? { sharedSetup: scope.sharedSetup } : {}),
   });
   if (error instanceof PropertyFailure) {
     if (error.exchanges.length > 0) exchanges = error.exchanges.slice(-SHOWN_EXCHANGES);
@@ -69,20 +94,15 @@ function failureInfo(error: unknown, scope: RuleScope, env: RunEnvironment, sett
 export async function runRule(env: RunEnvironment, rule: Rule, settings: RuleRunSettings): Promise<RuleResult> {
   const scope = new RuleScope(env, rule);
   const started = performance.now();
-  let timer: NodeJS.Timeout | undefined;
-  let deadline = Date.now() + settings.timeoutMs;
-  // Waiting out a server's rate limit does not count against the rule's time limit.
-  scope.onRateLimitWait = (waitMs) => void (deadline += waitMs);
+  // The rule's time limit does not count waits for the target's rate limit (see rate-limit-waits.ts).
+  const deadline = env.waits.deadline(settings.timeoutMs);
+  let stopDeadline: () => void = () => undefined;
   const timedOut = new Promise<never>((_resolve, reject) => {
-    const arm = () => {
-      timer = setTimeout(() => {
-        if (Date.now() < deadline) return arm();
-        const error = new RuleTimeout(`timed out after ${settings.timeoutMs} ms (--timeout)`);
-        scope.controller.abort(error);
-        reject(error);
-      }, Math.max(0, deadline - Date.now()));
-    };
-    arm();
+    stopDeadline = deadline.whenPassed(() => {
+      const error = new RuleTimeout(`timed out after ${settings.timeoutMs} ms (--timeout; rate-limit waits not counted)`);
+      scope.controller.abort(error);
+      reject(error);
+    });
   });
   let onInterrupt: (() => void) | undefined;
   const interrupted = new Promise<never>((_resolve, reject) => {
@@ -121,11 +141,11 @@ export async function runRule(env: RunEnvironment, rule: Rule, settings: RuleRun
       failure = failureInfo(error, scope, env, settings);
     }
   } finally {
-    clearTimeout(timer);
+    stopDeadline();
     if (onInterrupt) settings.interrupt?.removeEventListener('abort', onInterrupt);
   }
   const cleanupAbort = new AbortController();
-  const cleanupErrors = await scope.cleanups.runAll(scope.cleanupContext(cleanupAbort.signal), settings.cleanupTimeoutMs);
+  const cleanupErrors = await scope.cleanups.runAll(scope.cleanupContext(cleanupAbort.signal), settings.cleanupTimeoutMs, env.waits);
   cleanupAbort.abort(new Error('cleanup phase over'));
   return {
     ...ruleIdentity(rule),

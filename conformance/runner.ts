@@ -4,8 +4,9 @@
  */
 import { ApiClient, type RateLimitPolicy } from './client/api-client.js';
 import { Transcript } from './client/exchange.js';
+import { RateLimitWaits, type Sleep } from './client/rate-limit-waits.js';
 import { CleanupRegistry } from './cleanup.js';
-import { makeCleanupContext, type RunEnvironment } from './context.js';
+import { makeCleanupContext, type RateLimitWait, type RunEnvironment } from './context.js';
 import { resolveIdentities } from './credentials/pool.js';
 import type { CredentialOptions } from './credentials/sources.js';
 import { ThrowawayUsers } from './credentials/throwaway.js';
@@ -45,6 +46,8 @@ export interface RunListener {
   onStart?(info: RunStartInfo): void;
   onRuleStart?(rule: Rule, position: number, total: number): void;
   onRuleEnd?(result: RuleResult, position: number, total: number): void;
+  /** A request is about to wait out the target's rate limit (`Retry-After`). */
+  onRateLimitWait?(wait: RateLimitWait): void;
 }
 
 export interface RunOptions extends Selection {
@@ -71,7 +74,12 @@ export interface RunOptions extends Selection {
   readonly rules?: readonly Rule[];
   readonly listener?: RunListener;
   readonly rateLimit?: RateLimitPolicy;
-  /** Time limit of each cleanup in ms (default 30 000). */
+  /**
+   * How the client waits out a `Retry-After` (default: a timer). A test of the real limit's shape
+   * passes one that moves the target's clock forward instead, so a 59 s wait costs no wall time.
+   */
+  readonly rateLimitSleep?: Sleep;
+  /** Time limit of each cleanup in ms (default 30 000; rate-limit waits not counted). */
   readonly cleanupTimeoutMs?: number;
   /** Run rules marked `realmWide` (default: only against the embedded server). */
   readonly allowRealmWrites?: boolean;
@@ -101,6 +109,7 @@ function emptySelectionMessage(selection: Selection): string {
   const filters = [
     ...(selection.only ?? []).map((glob) => `--only ${glob}`),
     ...(selection.skip ?? []).map((glob) => `--skip ${glob}`),
+    ...(selection.endpoints ?? []).map((pattern) => `--endpoint '${pattern}'`),
     ...(selection.readOnly ? ['--read-only'] : []),
     ...(selection.shard ? [`--shard ${selection.shard.index}/${selection.shard.total}`] : []),
   ];
@@ -134,12 +143,16 @@ export async function runRules(target: Target, options: RunOptions = {}): Promis
   const requestTimeoutMs = positiveInteger(options.requestTimeoutMs, DEFAULT_REQUEST_TIMEOUT_MS, '--request-timeout');
   const info = await discover(target, { requestTimeoutMs, ...(options.featureLevel === undefined ? {} : { featureLevel: options.featureLevel }) });
   const setupTranscript = new Transcript(50);
+  const waits = new RateLimitWaits(options.rateLimitSleep);
+  const onRateLimitWait = options.listener?.onRateLimitWait?.bind(options.listener);
   const anonymous = new ApiClient({
     baseUrl: target.baseUrl,
     dispatcher: target.dispatcher,
     transcript: setupTranscript,
     requestTimeoutMs,
+    waits,
     ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
+    ...(onRateLimitWait ? { onRateLimited: (waitMs: number, url: string) => onRateLimitWait({ waitMs, url, during: 'run' }) } : {}),
   });
   const { pool, warnings } = await resolveIdentities(anonymous, target, info, options.credentials ?? {});
   const runTag = newRunTag();
@@ -153,7 +166,7 @@ export async function runRules(target: Target, options: RunOptions = {}): Promis
     runTag,
     allowed: creation.allowed,
     emailDomain: creation.domain,
-    registerCleanup: (label, fn) => runCleanups.add(label, () => fn()),
+    registerCleanup: (label, fn) => runCleanups.add(label, fn),
   });
   let names = 0;
   const env: RunEnvironment = {
@@ -167,8 +180,11 @@ export async function runRules(target: Target, options: RunOptions = {}): Promis
     runCleanups,
     requestTimeoutMs,
     ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
+    waits,
+    ...(onRateLimitWait ? { onRateLimitWait } : {}),
     nextNameNumber: () => ++names,
     shared: new Map(),
+    sharedSetup: new Map(),
   };
   const summary: TargetSummary = {
     kind: info.kind,
@@ -199,7 +215,8 @@ export async function runRules(target: Target, options: RunOptions = {}): Promis
   }
 
   const cleanupAbort = new AbortController();
-  const runCleanupErrors = await runCleanups.runAll(makeCleanupContext(env, setupTranscript, cleanupAbort.signal, (message) => void warnings.push(message)), settings.cleanupTimeoutMs);
+  const cleanupContext = makeCleanupContext(env, setupTranscript, cleanupAbort.signal, { note: (message) => void warnings.push(message) });
+  const runCleanupErrors = await runCleanups.runAll(cleanupContext, settings.cleanupTimeoutMs, waits);
   cleanupAbort.abort(new Error('cleanup phase over'));
   const counts = countOutcomes(results);
   const coverage = computeCoverage(pool, capabilityStates(info, realmWrites, options, throwaway), results);
@@ -220,6 +237,7 @@ export async function runRules(target: Target, options: RunOptions = {}): Promis
     results,
     coverage,
     leftChanged,
+    rateLimited: waits.totals(),
     ...(interruptedBy ? { interrupted: interruptedBy } : {}),
     failedOnSkip,
     counts,

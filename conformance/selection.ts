@@ -1,25 +1,11 @@
 /**
- * Choosing rules: `--only`/`--skip` globs on rule ids, `--read-only`, and `--shard I/N`, which
+ * Choosing rules: `--only`/`--skip` globs on rule ids, `--endpoint` patterns, `--read-only`, and `--shard I/N`, which
  * splits the selected rules deterministically (round robin over the ids in sorted order).
  */
 import { UsageError } from './errors.js';
+import { endpointMatches, parseEndpointPattern } from './endpoint-patterns.js';
+import { globToRegExp, splitGlobs } from './glob.js';
 import type { Rule } from './rules/types.js';
-
-/** `*` matches any run of characters (slashes included), `?` one character. */
-export function globToRegExp(glob: string): RegExp {
-  let pattern = '';
-  for (const char of glob) {
-    if (char === '*') pattern += '.*';
-    else if (char === '?') pattern += '.';
-    else pattern += char.replace(/[\\^$.|+()[\]{}]/g, '\\$&');
-  }
-  return new RegExp(`^${pattern}$`);
-}
-
-/** Globs from repeatable, comma-separated flag values. */
-export function splitGlobs(values: readonly string[] | undefined): string[] {
-  return (values ?? []).flatMap((value) => value.split(',')).map((glob) => glob.trim()).filter((glob) => glob !== '');
-}
 
 export interface Shard {
   /** 1-based. */
@@ -38,6 +24,8 @@ export function parseShard(text: string): Shard {
 export interface Selection {
   readonly only?: readonly string[];
   readonly skip?: readonly string[];
+  /** `--endpoint` patterns (conformance/endpoint-patterns.ts); a rule matching any is kept. */
+  readonly endpoints?: readonly string[];
   readonly readOnly?: boolean;
   readonly shard?: Shard;
 }
@@ -46,10 +34,12 @@ export interface Selection {
 export function selectRules(rules: readonly Rule[], selection: Selection): Rule[] {
   const only = splitGlobs(selection.only).map(globToRegExp);
   const skip = splitGlobs(selection.skip).map(globToRegExp);
+  const endpoints = (selection.endpoints ?? []).map(parseEndpointPattern);
   const chosen = [...rules]
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
     .filter((rule) => only.length === 0 || only.some((re) => re.test(rule.id)))
     .filter((rule) => !skip.some((re) => re.test(rule.id)))
+    .filter((rule) => endpoints.length === 0 || endpoints.some((pattern) => endpointMatches(pattern, rule.endpoint)))
     .filter((rule) => !selection.readOnly || !rule.writes);
   const shard = selection.shard;
   return shard ? chosen.filter((_rule, position) => position % shard.total === shard.index - 1) : chosen;

@@ -38,13 +38,13 @@ t.test('several reporters write in one run: spec on stdout, junit, tap and json 
   t.match(run.stdout, /6 passed, 0 failed, 0 skipped/);
   t.match(readFileSync(files.junit, 'utf8'), /<testsuites name="chat-conformance" tests="6" failures="0"/);
   const tap = readFileSync(files.tap, 'utf8');
-  t.match(tap, /^TAP version 14\n# chat-conformance [^\n]*\n1\.\.6\n/);
+  t.match(tap, /^TAP version 14\n# chat-conformance against the embedded reference server \(in-process, as http:\/\/localhost:9991\), [^\n]*\n1\.\.6\n/, 'the TAP header says the run was against the embedded server');
   t.same(tap.match(/^ok \d - /gm), ['ok 1 - ', 'ok 2 - ', 'ok 3 - ', 'ok 4 - ', 'ok 5 - ', 'ok 6 - ']);
   t.match(tap, /\n# passed 6, failed 0, skipped 0\n# seed \d+\n# coverage: 0 rules skipped for a missing identity or capability[^\n]*\n(# [^\n]*\n)+$/);
   t.same((JSON.parse(readFileSync(files.json, 'utf8')) as SuiteResult).counts, { total: 6, passed: 6, failed: 0, skipped: 0 });
   // Without a terminal, spec progress still reports each endpoint as it completes.
   t.match(run.stderr, /^chat-conformance: 6 rules over 1 endpoints against http:\/\/localhost:9991/);
-  t.match(run.stderr, /\[6\/6\] GET \/server_settings: 6 passed, 0 failed, 0 skipped \(1\/1 endpoints\)/);
+  t.match(run.stderr, /\[6\/6\] GET \/server_settings: 6 passed, 0 failed, 0 skipped \(1\/1 endpoints; \d+:\d\d elapsed, ~\d+:\d\d left, 0 failed so far\)/);
 });
 
 t.test('reporter destinations are refused before the run when they clash or cannot be written', async (t) => {

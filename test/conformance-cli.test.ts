@@ -3,16 +3,14 @@
  * target), reporters and --output, --list, feature levels, credentials from a zuliprc file, and a
  * failure's replay command reproducing the same counterexample.
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import type { SuiteResult } from '../conformance/index.js';
 import { brokenApp, mapJsonBody, startHttp } from './support/conformance.js';
+import { runCliProcess } from './support/conformance-cli.js';
 
-const BIN = fileURLToPath(new URL('../bin/chat-conformance.js', import.meta.url));
 
 interface Outcome {
   readonly code: number;
@@ -20,14 +18,7 @@ interface Outcome {
   readonly stderr: string;
 }
 
-function cli(args: readonly string[]): Promise<Outcome> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { env: { ...process.env, ZULIP_EMAIL: '', ZULIP_API_KEY: '' }, maxBuffer: 32 * 1024 * 1024 }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+const cli = (args: readonly string[]): Promise<Outcome> => runCliProcess(args);
 
 /** Splits a printed shell command (single-quoted arguments only, as the suite prints them). */
 function shellWords(command: string): string[] {

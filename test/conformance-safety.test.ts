@@ -13,7 +13,7 @@ import { brokenApp, type Mutation } from './support/conformance.js';
 const BASE = 'http://chat.example.test';
 
 /** Runs the suite against a fresh reference server reached as a real deployment (kind `url`). */
-async function runAsDeployment(options: Omit<Parameters<typeof runSuite>[0], 'handler' | 'baseUrl' | 'dispatcher'>, mutate?: Mutation): Promise<SuiteResult> {
+async function runAsDeployment(options: Omit<Parameters<typeof runSuite>[0], 'handler' | 'baseUrl' | 'dispatcher' | 'app'>, mutate?: Mutation): Promise<SuiteResult> {
   const { app, handler } = brokenApp(mutate);
   const dispatcher = new InProcessDispatcher(handler);
   try {
@@ -24,7 +24,7 @@ async function runAsDeployment(options: Omit<Parameters<typeof runSuite>[0], 'ha
   }
 }
 
-async function runEmbedded(options: Omit<Parameters<typeof runSuite>[0], 'handler'>): Promise<SuiteResult> {
+async function runEmbedded(options: Omit<Parameters<typeof runSuite>[0], 'handler' | 'app'>): Promise<SuiteResult> {
   const { app, handler } = brokenApp();
   try {
     return await runSuite({ handler, numRuns: 2, seed: 5, ...options });

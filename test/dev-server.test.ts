@@ -65,6 +65,8 @@ t.test('with cors, a preflight is answered with the Access-Control headers a bro
   t.match(answer.headers.get('vary'), /Origin/);
   const get = await fetch(`${server.url}/api/v1/server_settings`, { headers: { origin: 'http://app.example:3000' } });
   t.equal(get.headers.get('access-control-allow-origin'), 'http://app.example:3000', 'answers are readable cross-origin');
+  const exposed = (get.headers.get('access-control-expose-headers') ?? '').split(/,\s*/).map((name) => name.toLowerCase());
+  for (const name of ['retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'x-injected-fault']) t.ok(exposed.includes(name), `${name} is readable cross-origin`);
   const without = await fetch(`${plain.url}/api/v1/messages`, preflight);
   t.equal(without.headers.get('access-control-allow-origin'), null, 'without cors, no CORS headers');
 });

@@ -66,3 +66,23 @@ t.test('the README links every reference page in docs/', async (t) => {
     [],
   );
 });
+
+/** Places where a table ends and, after only blank lines, another starts: read as one table split by a blank line. */
+function touchingTables(text: string): number[] {
+  const lines = text.replace(/^```[\s\S]*?^```$/gm, (block) => block.replace(/[^\n]/g, '')).split('\n');
+  const found: number[] = [];
+  for (let i = 1; i < lines.length; i++) {
+    if (!lines[i]!.startsWith('|') || lines[i - 1]!.trim() !== '') continue;
+    let before = i - 1;
+    while (before > 0 && lines[before]!.trim() === '') before--;
+    if (lines[before]!.startsWith('|')) found.push(i + 1);
+  }
+  return found;
+}
+
+t.test('no table in the documentation follows another with only a blank line between them', async (t) => {
+  t.same(touchingTables('| a |\n|---|\n| 1 |\n\n| b |\n|---|\n| 2 |\n'), [5], 'the check finds two touching tables');
+  t.same(touchingTables('| a |\n|---|\n| 1 |\n\nText.\n\n| b |\n|---|\n'), [], 'a sentence between them separates them');
+  const touching = PAGES.flatMap((page) => touchingTables(readFileSync(join(ROOT, page), 'utf8')).map((line) => `${page}:${line}`));
+  t.same(touching, []);
+});

@@ -259,7 +259,9 @@ t.test('draftsState gives the newest 1000 drafts, newest first', async (t) => {
   const hamlet = s.world.users.get(s.id(HAMLET));
   if (!hamlet) throw new Error('no hamlet');
   const drafts = Array.from({ length: 1001 }, (_, i) => streamDraft(s, { content: `d${i}`, timestamp: 1000 + i }));
-  await s.as(HAMLET).post('/drafts', { drafts });
+  // One request carries at most 1,000 drafts (lib/input/limits.ts).
+  await s.as(HAMLET).post('/drafts', { drafts: drafts.slice(0, 1000) });
+  await s.as(HAMLET).post('/drafts', { drafts: drafts.slice(1000) });
   const state = draftsState(s.world, hamlet);
   t.equal(state.length, 1000);
   t.equal(state[0]?.content, 'd1000');

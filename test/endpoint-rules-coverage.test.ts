@@ -76,6 +76,14 @@ t.test('a rule missing from its cell, or a glob that names no rule of the row, i
   ]);
 });
 
+t.test('a rule naming a path without a method checks every method served there', async (t) => {
+  const anyMethod = [...RULES, { id: 'drafts/anonymous', endpoint: '/drafts' }];
+  t.same(rulesColumnProblems(tablePage([DRAFTS, '`drafts/create`, `drafts/sequence`'], [USERS, UNCHECKED_EMAIL]), SERVED, anyMethod), [
+    'rule drafts/anonymous checks GET /drafts but is not named in its Rules cell (docs/endpoints.md:3)',
+    'rule drafts/anonymous checks POST /drafts but is not named in its Rules cell (docs/endpoints.md:3)',
+  ]);
+});
+
 t.test('an operation no rule checks needs a stated reason, and a served operation must be in a table', async (t) => {
   t.same(rulesColumnProblems(tablePage([DRAFTS, '`drafts/*`'], ['`GET /users/{email}`', ''], ['`GET /users/{id}`', '`users/*`']), SERVED, RULES), [
     'docs/endpoints.md:4: no rule checks GET /users/{email}, and the Rules cell gives no reason',
@@ -89,8 +97,8 @@ t.test('an operation no rule checks needs a stated reason, and a served operatio
 
 t.test('rows naming unserved operations, tables without a Rules column and malformed rule endpoints are reported', async (t) => {
   const page = [tablePage([DRAFTS, '`drafts/*`'], [USERS, UNCHECKED_EMAIL], ['`PATCH /drafts/{id}`', 'not served']), '', '| Endpoint | Notes |', '|---|---|', '| `GET /users/{id}` | Notes. |'].join('\n');
-  t.same(rulesColumnProblems(page, SERVED, [...RULES, { id: 'drafts/edit', endpoint: '/drafts' }, { id: 'drafts/put', endpoint: 'PUT /drafts' }]), [
-    'rule drafts/edit: endpoint \'/drafts\' is not \'METHOD /path\' items separated by \', \' (or \'*\')',
+  t.same(rulesColumnProblems(page, SERVED, [...RULES, { id: 'drafts/edit', endpoint: 'drafts' }, { id: 'drafts/put', endpoint: 'PUT /drafts' }]), [
+    'rule drafts/edit: endpoint \'drafts\' names no \'METHOD /path\' (or \'*\')',
     'rule drafts/put: PUT /drafts is not served',
     'docs/endpoints.md:5: PATCH /drafts/{id} names no served operation',
     'docs/endpoints.md:9: the table has no Rules column',

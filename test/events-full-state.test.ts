@@ -12,6 +12,9 @@ const common: Pick<ConvergenceCheck, 'fetchEventTypes' | 'ignore' | 'setAside'> 
   // server's apply_event too), so a channel never subscribed to learns it at the next register.
   setAside: (state: State) => {
     for (const channel of (state.never_subscribed ?? []) as State[]) channel.first_message_id = null;
+    // The same channels in the register `streams` list.
+    const neverSubscribed = new Set(((state.never_subscribed ?? []) as State[]).map((channel) => channel.stream_id));
+    for (const channel of (state.streams ?? []) as State[]) if (neverSubscribed.has(channel.stream_id)) channel.first_message_id = null;
   },
 };
 

@@ -9,7 +9,8 @@ import { request } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import t, { type Test } from 'tap';
 import { type RunningServer, type ServerOptions, startServer } from '../server/index.js';
-import { firstResponse, open, statuses } from './support/raw-http.js';
+import { firstResponse, open, type RawConnection, statuses } from './support/raw-http.js';
+import { DEFAULT_MAX_CONNECTIONS } from '../server/http/listen.js';
 
 async function serve(t: Test, options: ServerOptions): Promise<RunningServer> {
   const server = await startServer({ logger: () => undefined, lingerMs: 500, ...options });
@@ -118,24 +119,47 @@ for (const [what, request, expected, msg] of framingCases) {
   });
 }
 
-t.test('connections past maxConnections are closed; the others are served', async (t) => {
+/** Opens `count` connections and has each answered once, so that each is surely accepted. */
+async function admitted(url: string, count: number): Promise<RawConnection[]> {
+  const connections = await Promise.all(Array.from({ length: count }, () => open(url)));
+  await Promise.all(
+    connections.map((conn) => {
+      const answered = once(conn.socket, 'data');
+      conn.socket.write('GET /api/v1/server_settings HTTP/1.1\r\nHost: x\r\n\r\n');
+      return answered;
+    }),
+  );
+  return connections;
+}
+
+/** What a connection past the cap gets: a JSON 503 asking to retry, then the close, at once. */
+async function checkRefused(t: Test, url: string): Promise<void> {
+  const extra = await open(url);
+  extra.socket.write('GET /api/v1/server_settings HTTP/1.1\r\nHost: x\r\n\r\n');
+  const refused = await extra.closed(2000);
+  t.ok(refused.closedAfterMs < 2000, 'the connection past the cap is closed');
+  const { status, body } = firstResponse(refused.text);
+  t.equal(status, 503);
+  t.same(body, { ...errorEnvelope, msg: 'Too many open connections' });
+  t.match(refused.text, /\r\nRetry-After: 1\r\n/i);
+  t.same(statuses(refused.text), [503], 'its request is not answered');
+}
+
+t.test('connections past maxConnections get a 503 and are closed; the others are served', async (t) => {
   const server = await serve(t, { maxConnections: 2 });
-  const first = await open(server.url);
-  const second = await open(server.url);
-  // Both are surely accepted once each has had an answer on its kept-alive connection.
-  for (const conn of [first, second]) {
-    const answered = once(conn.socket, 'data');
-    conn.socket.write('GET /api/v1/server_settings HTTP/1.1\r\nHost: x\r\n\r\n');
-    await answered;
-  }
-  const third = await open(server.url);
-  const refused = await third.closed(2000);
-  t.ok(refused.closedAfterMs < 2000, 'the third connection is closed');
-  t.equal(refused.text, '', 'without an answer');
+  const [first, second] = (await admitted(server.url, 2)) as [RawConnection, RawConnection];
+  await checkRefused(t, server.url);
   first.socket.write('GET /api/v1/server_settings HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
   t.same(statuses((await first.closed()).text), [200, 200], 'an admitted connection is served');
   second.socket.destroy();
   await sleep(20);
   const later = await fetch(`${server.url}/api/v1/server_settings`);
   t.equal(later.status, 200, 'a new connection is admitted once others closed');
+});
+
+t.test(`by default ${DEFAULT_MAX_CONNECTIONS} connections are open at most`, async (t) => {
+  const server = await serve(t, {});
+  const connections = await admitted(server.url, DEFAULT_MAX_CONNECTIONS);
+  await checkRefused(t, server.url);
+  for (const conn of connections) conn.socket.destroy();
 });

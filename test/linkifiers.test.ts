@@ -158,6 +158,10 @@ t.test('both fields are required; before level 176 the template is url_format_st
   t.same(errorOf(noGroup), bad('Invalid URL format string.'));
   t.same(noGroup.body.errors, { url_format_string: ['Invalid URL format string.'], __all__: ["Group 'id' in linkifier pattern is not present in URL format string."] });
   t.same(errorOf(await old.as(iago).post('/realm/filters', { pattern: 'ZUL3-(?P<id>\\d+)', url_format_string: '$fgfg' })), bad('Enter a valid URL.'));
+  // Django's URLValidator refuses more than 2,048 characters before trying its pattern.
+  const url = (length: number) => `https://realm.com/${'a'.repeat(length - 'https://realm.com//%(id)s'.length)}/%(id)s`;
+  t.same(errorOf(await old.as(iago).post('/realm/filters', { pattern: 'ZUL4-(?P<id>\\d+)', url_format_string: url(2049) })), bad('Enter a valid URL.'));
+  t.equal((await old.as(iago).post('/realm/filters', { pattern: 'ZUL5-(?P<id>\\d+)', url_format_string: url(2048) })).status, 200, 'one of 2,048 characters is a URL');
 });
 
 t.test('at levels 167-175 url_format_string is consumed and url_template is the ignored one', async (t) => {

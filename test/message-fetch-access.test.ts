@@ -1,7 +1,7 @@
 /**
  * Who reads what through GET /messages: history of public channels for every role but guests,
  * web-public channels, private channels with and without shared history, messages kept after
- * leaving, and spectators.
+ * leaving.
  */
 import t from 'tap';
 import { errorOf, testServer, withoutSeededMessages, type TestServer } from './support/harness.js';
@@ -66,30 +66,3 @@ t.test('messages received stay readable after leaving a private channel', async 
   t.same(await fetchIds(s.as('hamlet@zulip.com'), NEWEST), [id], 'and in the combined feed');
 });
 
-t.test('spectators read web-public channels only, and only when asking for them', async (t) => {
-  const s = testServer({ fixture: withoutSeededMessages() });
-  const rome = await sendToChannel(s, 'ZOE@zulip.com', 'Rome', 'x', 'ciao');
-  await sendToChannel(s, 'hamlet@zulip.com', 'Verona', 'x', 'members only');
-  const spectator = s.anonymous;
-  const reply = await spectator.get('/messages', { ...NEWEST, narrow: [{ operator: 'channels', operand: 'web-public' }] });
-  t.same(reply.body.messages.map((m: { id: number }) => m.id), [rome]);
-  t.same(reply.body.messages[0].flags, ['read']);
-  t.same(
-    await fetchIds(spectator, { ...NEWEST, narrow: [['streams', 'web-public'], ['stream', 'Rome'], ['in', 'home']] }),
-    [rome],
-    'in:home is dropped, the deprecated names work',
-  );
-  const unauthorized = { status: 401, code: 'UNAUTHORIZED', msg: 'Not logged in: API authentication or user session required' };
-  t.same(errorOf(await spectator.get('/messages', NEWEST)), unauthorized, 'no narrow');
-  t.same(errorOf(await spectator.get('/messages', { ...NEWEST, narrow: [['channels', 'web-public'], ['is', 'dm']] })), unauthorized, 'an operator spectators cannot use');
-  t.same(errorOf(await spectator.get('/messages', { ...NEWEST, narrow: [{ operator: 'channels', operand: 'web-public', negated: true }] })), unauthorized, 'negated');
-  const verona = await spectator.get('/messages', { ...NEWEST, narrow: [['channels', 'web-public'], ['stream', 'Verona']] });
-  t.same(errorOf(verona), { status: 400, code: 'BAD_NARROW', msg: 'Invalid narrow operator: unknown web-public channel Verona' });
-  const romeChannel = s.world.streams.get(s.streamId('Rome'));
-  if (romeChannel) romeChannel.isArchived = true;
-  t.same(errorOf(await spectator.get('/messages', { ...NEWEST, narrow: [['channels', 'web-public']] })), unauthorized, 'no web-public channel left');
-  if (romeChannel) romeChannel.isArchived = false;
-  s.world.realm.enableSpectatorAccess = false;
-  t.same(errorOf(await spectator.get('/messages', { ...NEWEST, narrow: [['channels', 'web-public']] })), unauthorized, 'the realm turned spectators off');
-  t.equal((await s.as('hamlet@zulip.com').get('/messages', NEWEST)).status, 200, 'readers are unaffected');
-});

@@ -279,22 +279,6 @@ t.test('GET /messages/{id} refuses unknown and unreadable messages alike', async
   t.equal((await s.as(IAGO).get(`/messages/${core.body.id}`)).status, 200, 'iago is subscribed');
 });
 
-t.test('spectators read web-public messages only, and get 401 otherwise', async (t) => {
-  const s = testServer();
-  const rome = await s.as('ZOE@zulip.com').post('/messages', { type: 'stream', to: 'Rome', topic: 'x', content: 'public' });
-  const reply = await s.anonymous.get(`/messages/${rome.body.id}`);
-  t.equal(reply.status, 200);
-  t.same(reply.body.message.flags, ['read', 'historical']);
-  const verona = await sendToVerona(s);
-  t.same(errorOf(await s.anonymous.get(`/messages/${verona}`)), {
-    status: 401,
-    code: 'UNAUTHORIZED',
-    msg: 'Not logged in: API authentication or user session required',
-  });
-  s.world.realm.enableSpectatorAccess = false;
-  t.equal((await s.anonymous.get(`/messages/${rome.body.id}`)).status, 401);
-});
-
 t.test('before level 120 GET /messages/{id} returns only raw_content', async (t) => {
   const s = testServer({ featureLevel: 119 });
   const id = await sendToVerona(s, { content: '*x*' });

@@ -23,6 +23,15 @@ t.test('an administrator adds playgrounds (values stripped) and removes them; re
   t.same((await listed(s)).map((p: { id: number }) => p.id), [2]);
 });
 
+t.test('the language character set is the real pattern read as Python reads it: `+-.` is a range, so a comma passes', async (t) => {
+  // zerver/views/realm_playgrounds.py `check_pygments_language`: r"^[ a-zA-Z0-9_+-./#]*$".
+  const s = testServer();
+  for (const language of ['a,b', 'C++', 'objective-c', 'c#', 'x.y/z', 'with space']) {
+    t.equal((await s.as(IAGO).post('/realm/playgrounds', { ...PYTHON, name: language, pygments_language: language })).status, 200, language);
+  }
+  t.same(errorOf(await s.as(IAGO).post('/realm/playgrounds', { ...PYTHON, pygments_language: 'a*b' })), bad('Invalid characters in pygments language'));
+});
+
 const errors: Array<[string, Params, string, Record<string, string[]>?]> = [
   ['bad characters in the language', { ...PYTHON, pygments_language: 'a$b$c' }, 'Invalid characters in pygments language'],
   ['a language over 40 characters', { ...PYTHON, pygments_language: 'p'.repeat(41) }, 'pygments_language is too long (limit: 40 characters)'],

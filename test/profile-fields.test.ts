@@ -114,6 +114,11 @@ const createErrors: Array<[string, Params, string, ((s: TestServer) => Promise<u
     "URL pattern must contain '%(username)s'.",
   ],
   ['a pattern that is not a URL', { name: 'A', field_type: 7, field_data: { subtype: 'custom', url_pattern: 'reddit.com/%(username)s' } }, 'field_data["url_pattern"] is not a URL'],
+  [
+    "a pattern longer than Django's 2,048-character URL limit",
+    { name: 'A', field_type: 7, field_data: { subtype: 'custom', url_pattern: `https://x.com/${'a'.repeat(2040)}/%(username)s` } },
+    'field_data["url_pattern"] is not a URL',
+  ],
   ['field_type that is not JSON', { name: 'A', field_type: 'text id' }, 'field_type is not valid JSON'],
   ['field_type missing', { name: 'A' }, "Missing 'field_type' argument"],
 ];

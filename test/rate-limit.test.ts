@@ -1,13 +1,15 @@
 /**
  * The optional per-user API rate limit behaves as a production server's: every authenticated
  * request counts, answers carry `X-RateLimit-*`, the request past the limit gets the real 429
- * body with `Retry-After`, and the conformance suite still passes against a limited server.
+ * body with `Retry-After`, and a full conformance run against the real limit (200 requests a
+ * minute, on a clock that jumps over the waits) passes and leaves nothing changed.
  */
 import t from 'tap';
-import { runSuite } from '../conformance/index.js';
+import { runSuite, type SuiteResult } from '../conformance/index.js';
 import { ManualClock } from '../lib/state/clock.js';
-import { createApp, makeRequest } from '../server/index.js';
+import { failureLines } from './support/conformance.js';
 import { testServer } from './support/harness.js';
+import { counting429, realLimitServer } from './support/real-rate-limit.js';
 
 t.test('the request past the limit gets 429 RATE_LIMIT_HIT with Retry-After, until the window frees one', async (t) => {
   const clock = new ManualClock(Date.UTC(2025, 5, 1));
@@ -48,22 +50,40 @@ t.test('without the option nothing is limited and no rate-limit headers are sent
   t.equal(reply.headers['X-RateLimit-Limit'], undefined);
 });
 
+/** `id: message` of every failed rule, and every state left changed. */
+const problems = (result: SuiteResult) => [...failureLines(result), ...result.leftChanged];
+
 for (const level of [415, 207]) {
-  t.test(`the suite passes against a rate-limited server at level ${level}, waiting out every 429`, async (t) => {
-    // A tight window so that the suite really meets the limit, without waiting minutes.
-    const app = createApp({ logger: () => undefined, featureLevel: level, apiRateLimit: { attempts: 20, windowMs: 300 } });
-    let limited = 0;
-    const handler = async (request: { method: string; path: string; headers: Record<string, string>; body?: Uint8Array; signal?: AbortSignal }) => {
-      const reply = await app.handle(makeRequest(request.method, request.path, { headers: { ...request.headers }, body: request.body ?? new Uint8Array(), ...(request.signal ? { signal: request.signal } : {}) }));
-      if (reply.status === 429) limited++;
-      return reply;
-    };
+  t.test(`a full run against the real limit (200 a minute) at level ${level} passes and leaves nothing changed, waiting out minute-long Retry-Afters`, async (t) => {
+    // The limiter runs on the server's clock; each wait jumps it instead of taking a minute.
+    const server = realLimitServer({ featureLevel: level });
+    const counted = counting429(server.handler);
     try {
-      const result = await runSuite({ handler, numRuns: 1, seed: level });
-      t.same(result.results.filter((r) => r.outcome === 'failed').map((r) => `${r.id}: ${r.failure?.message ?? ''}`), []);
-      t.ok(limited > 0, `the limit was reached (${limited} answers of 429 waited out)`);
+      const result = await runSuite({ handler: counted.handler, numRuns: 3, seed: level, rateLimitSleep: server.sleep });
+      t.same(problems(result), []);
+      t.equal(result.ok, true);
+      const long = server.waits.filter((ms) => ms >= 50_000).length;
+      t.ok(long >= 4, `the window filled again and again (${long} waits of 50 s or more, ${counted.limited()} answers of 429)`);
+      t.equal(result.rateLimited.waits, server.waits.length, 'the result counts every wait');
     } finally {
-      app.close();
+      server.app.close();
     }
   });
 }
+
+/** The rules with the most cleanups (groups, channels, linkifiers, moderation channels) and event waits. */
+const CLEANUP_AND_EVENT_RULES = ['user-groups/*', 'user-group-subgroups/*', 'subscribe/*', 'subscriptions*/*', 'unsubscribe/*', 'linkifiers/*', 'typing/*', 'user-topics/*', 'report-message/*'];
+
+t.test('the cleanup- and event-heavy rules pass against the real limit and leave nothing changed with delivery up to 300 ms late (--delivery-delay 300)', async (t) => {
+  // A subset: a delayed run spends most of its time polling for events, and the whole suite
+  // already runs with this delay in delivery-delay.test.ts.
+  const server = realLimitServer({ app: { deliveryDelayMs: 300 } });
+  try {
+    const result = await runSuite({ handler: server.handler, numRuns: 3, seed: 22, rateLimitSleep: server.sleep, only: CLEANUP_AND_EVENT_RULES });
+    t.same(problems(result), []);
+    t.ok(result.counts.passed >= 100, `${result.counts.passed} rules passed`);
+    t.ok(server.waits.filter((ms) => ms >= 50_000).length >= 4, `${server.waits.length} waits`);
+  } finally {
+    server.app.close();
+  }
+});

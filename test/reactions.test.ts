@@ -74,12 +74,17 @@ t.test('custom and Zulip emoji resolve by name; a given type and code must agree
   t.same(s.world.messages.get(fresh)?.reactions, [], 'no error leaves a reaction behind');
 });
 
-t.test('the description\'s service_extra_emoji is read as zulip_extra_emoji', async (t) => {
+t.test('service_extra_emoji (the description\'s status alias) is not a reaction type, as on the real server', async (t) => {
+  // zerver/lib/emoji.py `check_emoji_request`; zerver/tests/test_reactions.py `test_invalid_emoji_type`.
   const s = testServer();
   const id = await send(s);
-  t.equal((await react(s, OTHELLO, id, { emoji_name: 'zulip', emoji_code: 'zulip', reaction_type: 'service_extra_emoji' })).status, 200);
-  t.equal(s.world.messages.get(id)?.reactions[0]?.reactionType, 'zulip_extra_emoji');
-  t.equal((await unreact(s, OTHELLO, id, { emoji_code: 'zulip', reaction_type: 'service_extra_emoji' })).status, 200);
+  t.same(errorOf(await react(s, OTHELLO, id, { emoji_name: 'zulip', emoji_code: 'zulip', reaction_type: 'service_extra_emoji' })), bad('Invalid emoji type.'));
+  t.equal((await react(s, OTHELLO, id, { emoji_name: 'zulip', emoji_code: 'zulip', reaction_type: 'zulip_extra_emoji' })).status, 200);
+  t.same(errorOf(await unreact(s, OTHELLO, id, { emoji_code: 'zulip', reaction_type: 'service_extra_emoji' })), {
+    status: 400,
+    code: 'REACTION_DOES_NOT_EXIST',
+    msg: "Reaction doesn't exist.",
+  });
 });
 
 t.test('reacting with an emoji already on the message is a vote: the first name wins, even for a deactivated emoji', async (t) => {

@@ -40,7 +40,13 @@ t.test('a member uploads an emoji: it is listed with its author and an image URL
   t.equal((await emojiList(s))['3']?.name, 'party_parrot');
 });
 
-const uploadErrors: Array<[string, string, readonly Part[] | undefined, string]> = [
+const GIF = new Uint8Array([...'GIF89a'].map((c) => c.charCodeAt(0)).concat([1, 0, 1, 0]));
+const TEXT = new TextEncoder().encode('not an image at all');
+
+/** Zulip's `BadImageError` (zerver/lib/thumbnail.py): the type check and the libvips decode. */
+const badImage = (msg: string) => ({ status: 400, code: 'BAD_IMAGE', msg });
+
+const uploadErrors: Array<[string, string, readonly Part[] | undefined, string, 'BAD_IMAGE'?]> = [
   ['an uppercase name', 'my_EMoji', undefined, 'Emoji names must contain only lowercase English letters, digits, spaces, dashes, and underscores.'],
   ['a name with a slash', 'my/emoji', undefined, 'Emoji names must contain only lowercase English letters, digits, spaces, dashes, and underscores.'],
   ['a name ending in an underscore', 'my_emoji_', undefined, 'Emoji names must end with either a letter or digit.'],
@@ -49,16 +55,24 @@ const uploadErrors: Array<[string, string, readonly Part[] | undefined, string]>
   ['two files', 'two', [['f1', 'a.png', PNG], ['f2', 'b.png', PNG]], 'You must upload exactly one file.'],
   ['no file', 'none', [], 'You must upload exactly one file.'],
   ['a file over 5 MiB', 'big', [['f1', 'big.png', new Uint8Array(5 * 1024 * 1024 + 1)]], 'Uploaded file is larger than the allowed limit of 5 MiB'],
-  ['a file that is not an image', 'tif', [['f1', 'img.tif', PNG, 'image/tiff']], 'Invalid image format'],
+  ['a type that is not shown inline', 'tif', [['f1', 'img.tif', PNG, 'image/tiff']], 'Invalid image format', 'BAD_IMAGE'],
+  // The declared type is not trusted: the bytes must decode (zerver/tests/test_realm_emoji.py `test_upload_bad_file`).
+  ['bytes that are not an image, declared as PNG', 'text', [['f1', 'img.png', TEXT, 'image/png']], 'Could not decode image; did you upload an image file?', 'BAD_IMAGE'],
 ];
 
-for (const [what, name, parts, msg] of uploadErrors) {
+for (const [what, name, parts, msg, code] of uploadErrors) {
   t.test(`POST /realm/emoji refuses ${what}`, async (t) => {
     const s = testServer();
-    t.same(errorOf(await upload(s, IAGO, name, parts)), bad(msg));
+    t.same(errorOf(await upload(s, IAGO, name, parts)), code ? badImage(msg) : bad(msg));
     t.equal(s.world.realmEmoji.size, 1, 'nothing was added');
   });
 }
+
+t.test('an image is accepted whatever image type its part declares, as libvips reads any enabled format', async (t) => {
+  const s = testServer();
+  t.equal((await upload(s, IAGO, 'gif_as_png', [['f1', 'img.png', GIF, 'image/png']])).status, 200);
+  t.equal(s.world.realmEmoji.get(2)?.fileName, '2.png', 'the declared type names the stored file');
+});
 
 t.test('only administrators may override a default emoji name', async (t) => {
   const s = testServer();

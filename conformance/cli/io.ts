@@ -17,6 +17,8 @@ export interface CliIo {
   readonly stderr: ProgressStream;
   /** Starts the embedded reference server emulating `featureLevel` (default: its newest). */
   readonly embedded: (featureLevel: number | undefined) => EmbeddedServer;
+  /** Where a default config file is looked up and relative paths are read from (default: the process's). */
+  readonly cwd?: string;
   /** What `--version` prints (the package's version). */
   readonly version?: string;
   /**

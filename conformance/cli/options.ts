@@ -8,8 +8,10 @@ import { REPORT_FORMATS } from '../report/index.js';
 import { DEFAULT_NUM_RUNS, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_TIMEOUT_MS } from '../runner.js';
 import { HELP_AFTER } from './help.js';
 import { parseReportChoice, type ReportChoice } from './outputs.js';
-import { parseShard, type Shard } from '../selection.js';
+import { parseShard, type Selection, type Shard } from '../selection.js';
 import { parseReplay } from '../seeds.js';
+import { configArguments, configPath, readConfig } from './config-file.js';
+import { parseHeaders } from '../targets/connection.js';
 
 export interface CliOptions {
   readonly baseUrl?: string;
@@ -19,6 +21,8 @@ export interface CliOptions {
   readonly bootstrap: boolean;
   readonly only: readonly string[];
   readonly skip: readonly string[];
+  /** `--last-failed FILE`: an earlier JSON report whose failed rules are re-run. */
+  readonly lastFailed?: string;
   readonly seed?: number;
   readonly numRuns?: number;
   readonly replay?: string;
@@ -44,7 +48,19 @@ export interface CliOptions {
   readonly allowUserCreation?: boolean;
   readonly throwawayEmailDomain?: string;
   readonly failOnSkip: boolean;
+  /** `--endpoint` patterns (`GET /messages`, `/users/*`), any of which selects a rule. */
+  readonly endpoints: readonly string[];
+  /** `-H 'Name: value'` lines, sent with every request. */
+  readonly headers: readonly string[];
+  readonly proxy?: string;
+  readonly caFile?: string;
+  readonly insecure: boolean;
+  /** The config file the options were read from, if any. */
+  readonly configFile?: string;
 }
+
+/** Options that may be given several times (a list in a config file). */
+export const REPEATABLE = new Set(['email', 'api-key', 'config-file', 'only', 'skip', 'endpoint', 'reporter', 'header']);
 
 const integer = (min: number, max = Number.MAX_SAFE_INTEGER) => (value: string): number => {
   const n = Number(value);
@@ -63,14 +79,18 @@ export function buildProgram(version = '0.0.0'): Command {
     .option('--api-key <key>', 'API key of the identity given by the matching --email', collect)
     .option('--config-file <file>', 'zuliprc file ([api] email, key, site); repeatable', collect)
     .option('--no-bootstrap', 'do not fetch development credentials through dev_list_users/dev_fetch_api_key')
+    .option('--config <file>', 'read options from this TOML or JSON file (default: chat-conformance.toml or .json in the working directory); command-line options override it')
+    .option('--no-config', 'do not read the default config file')
     .option('--only <glob>', 'run only rules whose id matches (repeatable, comma-separated; * and ?)', collect)
+    .option('--endpoint <pattern>', "run only rules of matching endpoints: 'GET /messages', '/users/*', 'POST' (repeatable; * and ?)", collect)
     .option('--skip <glob>', 'skip rules whose id matches (repeatable, comma-separated)', collect)
+    .option('--last-failed <file>', 're-run exactly the rules that failed in an earlier JSON report (--reporter json=FILE)')
     .option('--seed <n>', 'seed of every property (default: random, printed)', integer(-(2 ** 31), 2 ** 31 - 1))
     .option('--num-runs <n>', `runs per property (default ${DEFAULT_NUM_RUNS})`, integer(1, 100_000))
     .option('--replay <seed:path>', 're-run exactly one counterexample (printed by a failure report; use with --only)')
     .option('--reporter <name[=file]>', `report format (${REPORT_FORMATS.join(', ')}), to stdout or to a file; repeatable (default: spec on a terminal, tap otherwise)`, collect)
     .option('--output <file>', 'write the one reporter given without a file to this file (progress still goes to stderr)')
-    .option('--repro-dir <dir>', 'write each failing rule\'s exchanges as <rule>.sh (curl) and <rule>.har')
+    .option('--repro-dir <dir>', 'write each failing rule\'s case as <rule>.mjs (a Node script that re-checks the failure) and <rule>.har')
     .option('--show-credentials', 'show API keys, passwords and Authorization headers in reports (redacted by default)')
     .option('--shard <i/n>', 'run the i-th of n deterministic parts of the selected rules')
     .option('--timeout <ms>', `time limit per rule (default ${DEFAULT_TIMEOUT_MS})`, integer(1))
@@ -87,12 +107,18 @@ export function buildProgram(version = '0.0.0'): Command {
     .option('--throwaway-email-domain <domain>', 'email domain of the users --allow-user-creation creates (e.g. example.org): addresses are <run tag>-userN@<domain>')
     .option('--fail-on-skip', 'exit 1 when a rule is skipped for a missing identity or capability (feature-level skips never fail)')
     .option('--no-color', 'no colours in the spec report (also NO_COLOR=1)')
+    .option('-H, --header <header>', "send 'Name: value' with every request, e.g. an auth proxy's token (repeatable; never printed when it looks like a credential)", collect)
+    .option('--proxy <url>', 'send every request through this HTTP(S) proxy (default: HTTPS_PROXY / HTTP_PROXY, minus NO_PROXY)')
+    .option('--ca-file <file>', 'also trust the certificates (PEM) in this file, for a target or proxy with a private CA')
+    .option('--insecure', 'do not verify the target\'s TLS certificate (a self-signed staging server)')
     .addHelpText('after', HELP_AFTER)
     .exitOverride();
 }
 
-/** Parses `argv` (without node and script). Throws UsageError for bad usage; returns null after --help/--version. */
-export function parseCli(argv: readonly string[], write: { out: (text: string) => void; err: (text: string) => void }, version?: string): CliOptions | null {
+type Writers = { out: (text: string) => void; err: (text: string) => void };
+
+/** Runs commander over `argv`; null after --help/--version. `where` prefixes messages about a config file's arguments. */
+function parseWith(argv: readonly string[], write: Writers, version: string | undefined, where = ''): Command | null {
   // Commander's own error line is replaced by the caller's `chat-conformance: ...` message.
   const program = buildProgram(version).configureOutput({ writeOut: write.out, writeErr: write.err, outputError: () => undefined });
   try {
@@ -100,17 +126,48 @@ export function parseCli(argv: readonly string[], write: { out: (text: string) =
   } catch (error) {
     if (error instanceof CommanderError) {
       if (error.exitCode === 0) return null;
-      throw new UsageError(`${error.message.replace(/^error: /, '')} (see --help)`);
+      throw new UsageError(`${where}${error.message.replace(/^error: /, '')} (see --help)`);
     }
     throw error;
   }
+  return program;
+}
+
+/**
+ * Parses `argv` (without node and script), with the config file's options underneath (`--config
+ * FILE`, or a default file in `cwd`). Throws UsageError for bad usage; returns null after --help/--version.
+ */
+export function parseCli(argv: readonly string[], write: Writers, version?: string, cwd: string = process.cwd()): CliOptions | null {
+  const given = parseWith(argv, write, version);
+  if (given === null) return null;
+  const file = configPath(given.opts<{ config?: string | false }>().config, cwd);
+  let program = given;
+  if (file !== undefined) {
+    const { byOption } = configArguments(readConfig(file), given, REPEATABLE, file);
+    // What the command line sets replaces the file's value, lists included.
+    const fromFile = [...byOption].filter(([name]) => given.getOptionValueSource(name) !== 'cli').flatMap(([, args]) => args);
+    if (parseWith(fromFile, write, version, `${file}: `) === null) return null;
+    program = parseWith([...fromFile, ...argv], write, version)!;
+  }
+  return typedOptions(program, file);
+}
+
+function typedOptions(program: Command, configFile: string | undefined): CliOptions {
   const raw = program.opts<Record<string, unknown>>();
   const strings = (key: string) => (raw[key] as string[] | undefined) ?? [];
   const emails = strings('email');
   const apiKeys = strings('apiKey');
   if (emails.length !== apiKeys.length) throw new UsageError('--email and --api-key come in pairs');
   if (typeof raw.replay === 'string') parseReplay(raw.replay);
+  if (raw.lastFailed !== undefined && raw.only !== undefined) throw new UsageError('--last-failed chooses the rules itself: leave out --only');
   if (raw.serverFeatureLevel !== undefined && raw.baseUrl !== undefined) throw new UsageError('--server-feature-level applies to the embedded server only (no --base-url)');
+  for (const flag of ['proxy', 'caFile', 'insecure'] as const) {
+    if (raw[flag] !== undefined && raw.baseUrl === undefined) throw new UsageError(`--${flag === 'caFile' ? 'ca-file' : flag} applies to a target reached over the network (--base-url)`);
+  }
+  parseHeaders(strings('header'));
+  if (raw.shard !== undefined && raw.seed === undefined && raw.replay === undefined) {
+    throw new UsageError('--shard needs --seed N: the shards of one run share a seed so that their reports merge (in CI, e.g. --seed $GITHUB_RUN_NUMBER)');
+  }
   const reporters = strings('reporter').map(parseReportChoice);
   if (raw.json === true && raw.list !== true) throw new UsageError('--json goes with --list');
   if (raw.allowUserCreation === true && raw.baseUrl !== undefined && raw.throwawayEmailDomain === undefined) {
@@ -125,6 +182,7 @@ export function parseCli(argv: readonly string[], write: { out: (text: string) =
     bootstrap: raw.bootstrap !== false,
     only: strings('only'),
     skip: strings('skip'),
+    ...optional('lastFailed', raw.lastFailed as string | undefined),
     ...optional('seed', raw.seed as number | undefined),
     ...optional('numRuns', raw.numRuns as number | undefined),
     ...optional('replay', raw.replay as string | undefined),
@@ -147,23 +205,16 @@ export function parseCli(argv: readonly string[], write: { out: (text: string) =
     ...optional('allowUserCreation', raw.allowUserCreation === true ? true : undefined),
     ...optional('throwawayEmailDomain', raw.throwawayEmailDomain as string | undefined),
     failOnSkip: raw.failOnSkip === true,
+    endpoints: strings('endpoint'),
+    headers: strings('header'),
+    ...optional('proxy', raw.proxy as string | undefined),
+    ...optional('caFile', raw.caFile as string | undefined),
+    insecure: raw.insecure === true,
+    ...optional('configFile', configFile),
   } as CliOptions;
 }
 
-/** The arguments that reach the same target with the same identities and settings again. */
-export function invocationFor(options: CliOptions): string[] {
-  const args = ['chat-conformance'];
-  if (options.baseUrl !== undefined) args.push('--base-url', options.baseUrl);
-  options.emails.forEach((email, i) => args.push('--email', email, '--api-key', options.apiKeys[i] ?? ''));
-  for (const file of options.configFiles) args.push('--config-file', file);
-  if (!options.bootstrap) args.push('--no-bootstrap');
-  if (options.serverFeatureLevel !== undefined) args.push('--server-feature-level', String(options.serverFeatureLevel));
-  if (options.featureLevel !== undefined) args.push('--feature-level', String(options.featureLevel));
-  if (options.timeout !== undefined) args.push('--timeout', String(options.timeout));
-  if (options.requestTimeout !== undefined) args.push('--request-timeout', String(options.requestTimeout));
-  if (options.strictDocs) args.push('--strict-docs');
-  if (options.allowRealmWrites) args.push('--allow-realm-writes');
-  if (options.allowUserCreation) args.push('--allow-user-creation');
-  if (options.throwawayEmailDomain !== undefined) args.push('--throwaway-email-domain', options.throwawayEmailDomain);
-  return args;
+/** The rule selection the options ask for. */
+export function cliSelection(options: CliOptions): Selection {
+  return { only: options.only, skip: options.skip, endpoints: options.endpoints, readOnly: options.readOnly, ...(options.shard ? { shard: options.shard } : {}) };
 }

@@ -4,7 +4,6 @@
  * `--show-credentials`) and the reproductions of failing rules.
  */
 import type { RuleResult, SuiteResult } from '../results.js';
-import { makeTarget } from '../index.js';
 import { type ReportFormat, renderReport } from '../report/index.js';
 import { combineListeners, progressListener } from '../report/progress.js';
 import { Redactor, redactResult } from '../report/redact.js';
@@ -13,7 +12,9 @@ import { tapStream } from '../report/tap.js';
 import type { RunListener } from '../runner.js';
 import { runRules } from '../runner.js';
 import type { CliIo } from './io.js';
-import { type CliOptions, invocationFor } from './options.js';
+import { openTarget } from './target.js';
+import { invocationFor } from './invocation.js';
+import { type CliOptions, cliSelection } from './options.js';
 import { colorWanted, openOutputs, prepareDirectory, type ReportOutput } from './outputs.js';
 import { reproHint, writeReproductions } from '../report/repro/write.js';
 
@@ -49,23 +50,25 @@ export async function runCli(options: CliOptions, io: CliIo): Promise<number> {
 async function runWithOutputs(options: CliOptions, io: CliIo, outputs: readonly ReportOutput[]): Promise<number> {
   const secrets = knownSecrets(options, io);
   const redactRule = (result: RuleResult): RuleResult =>
-    options.showCredentials ? result : new Redactor(secrets).learn(result.failure ? [...result.failure.exchanges, ...result.failure.reproduction] : []).value(result);
+    options.showCredentials ? result : new Redactor(secrets).learnFailure(result.failure).value(result);
   const streams = outputs.filter((output) => output.format === 'tap').map((output) => ({ output, stream: tapStream((text) => output.write(text), redactRule) }));
   const listeners: RunListener[] = streams.map(({ stream }) => stream);
-  if (outputs.some((output) => output.format === 'spec')) listeners.push(progressListener(io.stderr));
+  // TAP on stdout is its own progress in a log; elsewhere (and on a terminal always) people get a progress line on stderr.
+  const tapOnStdout = outputs.some((output) => output.format === 'tap' && output.path === undefined);
+  const progress = io.stderr.isTTY || !tapOnStdout ? progressListener(io.stderr) : undefined;
+  if (progress) listeners.push(progress);
 
   // SIGINT/SIGTERM stop the run: the running rule is aborted, its and the run's cleanups run, the partial report is written.
   const interrupt = new AbortController();
   const stopListening = io.onSignal?.((signal) => {
     if (!interrupt.signal.aborted) {
-      io.stderr.write(`\nchat-conformance: ${signal}: stopping after cleanups (the report will be partial)\n`);
+      io.stderr.write(`\nchat-conformance: ${signal}: stopping after cleanups (the report will be partial; a second signal exits at once, without them)\n`);
       interrupt.abort(signal);
     }
   });
-  const embedded = options.baseUrl === undefined ? io.embedded(options.serverFeatureLevel) : undefined;
-  const target = embedded ? makeTarget({ handler: embedded.handler }) : makeTarget({ baseUrl: options.baseUrl! });
+  const { target, close } = openTarget(options, io);
   try {
-    const selection = { only: options.only, skip: options.skip, readOnly: options.readOnly, ...(options.shard ? { shard: options.shard } : {}) };
+    const selection = cliSelection(options);
     const result = await runRules(target, {
       ...selection,
       ...(options.seed === undefined ? {} : { seed: options.seed }),
@@ -107,7 +110,7 @@ async function runWithOutputs(options: CliOptions, io: CliIo, outputs: readonly 
     return exitStatus(result);
   } finally {
     stopListening?.();
-    await target.close();
-    embedded?.close();
+    progress?.stop();
+    await close();
   }
 }

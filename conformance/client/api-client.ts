@@ -1,11 +1,13 @@
 /**
  * The suite's HTTP client: undici with an injectable `Dispatcher` (an in-process target or a real
  * connection pool), HTTP Basic credentials, parameters encoded as real clients send them, every
- * exchange recorded, and 429 `RATE_LIMIT_HIT` answered by waiting `Retry-After` (capped).
+ * exchange recorded, and 429 `RATE_LIMIT_HIT` answered by waiting `Retry-After` (capped), a wait
+ * no deadline of the run counts (see `rate-limit-waits.ts`).
  */
 import type { Dispatcher } from 'undici';
 import { basicAuthorization, type FilePart, formEncode, multipartEncode, type Params, paramPairs } from './encode.js';
 import type { Exchange, Transcript } from './exchange.js';
+import { type Deadline, RateLimitWaits } from './rate-limit-waits.js';
 import { exchangeRaw } from './transport.js';
 
 export type JsonObject = Readonly<Record<string, unknown>>;
@@ -40,11 +42,23 @@ export interface CallOptions {
 }
 
 export interface RateLimitPolicy {
-  /** Retries per request (default 4). */
+  /**
+   * Retries per request (default 100). Concurrent requests of one user past the limit take turns:
+   * each window slot that frees lets one through, and the others are refused again.
+   */
   readonly maxRetries: number;
   /** Longest single wait; a longer `Retry-After` returns the 429 as it is (default 65 s). */
   readonly maxWaitMs: number;
+  /** Longest total wait of one request, then the 429 is returned as it is (default 5 minutes; none when absent from a policy given). */
+  readonly maxTotalWaitMs?: number;
 }
+
+/**
+ * The policy of cleanups: wait out every `Retry-After`, however often and long, so that a restore
+ * is never abandoned only because of the rate limit. A 429 without a usable `Retry-After` still
+ * returns as it is.
+ */
+export const UNTIL_ANSWERED: RateLimitPolicy = { maxRetries: Number.POSITIVE_INFINITY, maxWaitMs: Number.POSITIVE_INFINITY };
 
 export interface ClientConfig {
   /** Scheme and host (and port) of the target, e.g. `http://localhost:9991`. */
@@ -57,6 +71,8 @@ export interface ClientConfig {
   /** Longest wait for one answer (headers and body), in ms; none when undefined. */
   readonly requestTimeoutMs?: number;
   readonly rateLimit?: RateLimitPolicy;
+  /** The run's rate-limit waits and deadline clock (default: one of this client's own). */
+  readonly waits?: RateLimitWaits;
   readonly userAgent?: string;
   /** Called before waiting out a rate limit (for notes in the report). */
   readonly onRateLimited?: (waitMs: number, url: string) => void;
@@ -101,23 +117,10 @@ function requestSignal(signal: AbortSignal | undefined, timeoutMs: number | unde
   };
 }
 
-const DEFAULT_RATE_LIMIT: RateLimitPolicy = { maxRetries: 4, maxWaitMs: 65_000 };
+/** Bounds only a target that refuses for good: the sliding window of a real one frees a slot within a minute. */
+const DEFAULT_RATE_LIMIT: RateLimitPolicy = { maxRetries: 100, maxWaitMs: 65_000, maxTotalWaitMs: 5 * 60_000 };
 export const USER_AGENT = 'chat-conformance/0.1.0';
 
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
 
 function parseJson(text: string): unknown {
   try {
@@ -128,7 +131,19 @@ function parseJson(text: string): unknown {
 }
 
 export class ApiClient {
-  constructor(readonly config: ClientConfig) {}
+  readonly config: ClientConfig;
+  /** Shared by every client derived from this one (`withAuthorization`, `withCredentials`). */
+  readonly waits: RateLimitWaits;
+
+  constructor(config: ClientConfig) {
+    this.waits = config.waits ?? new RateLimitWaits();
+    this.config = { ...config, waits: this.waits };
+  }
+
+  /** A deadline `ms` ahead that does not count this run's rate-limit waits (event waits use it). */
+  deadline(ms: number): Deadline {
+    return this.waits.deadline(ms);
+  }
 
   /** The same client with other credentials (`undefined`: none). */
   withAuthorization(authorization: string | undefined): ApiClient {
@@ -164,14 +179,17 @@ export class ApiClient {
   /** Sends one request (retrying rate-limited ones) and records every exchange. */
   async call(method: string, path: string, params?: Params, options: CallOptions = {}): Promise<Reply> {
     const policy = this.config.rateLimit ?? DEFAULT_RATE_LIMIT;
+    let waited = 0;
     for (let attempt = 0; ; attempt++) {
       const reply = await this.once(method.toUpperCase(), path, params, options);
       if (reply.status !== 429 || options.retryRateLimited === false || attempt >= policy.maxRetries) return reply;
       const seconds = Number(reply.headers['retry-after'] ?? (reply.body?.['retry-after'] as number | undefined));
       if (!Number.isFinite(seconds) || seconds < 0 || seconds * 1000 > policy.maxWaitMs) return reply;
       const waitMs = Math.ceil(seconds * 1000) + 50;
+      if (waited + waitMs > (policy.maxTotalWaitMs ?? Number.POSITIVE_INFINITY)) return reply;
+      waited += waitMs;
       this.config.onRateLimited?.(waitMs, reply.exchange.url);
-      await sleep(waitMs, this.config.signal);
+      await this.waits.wait(waitMs, this.config.signal);
     }
   }
 

@@ -7,6 +7,7 @@
  * at the administrator's domain there. Against the embedded server both are implied.
  */
 import { randomBytes } from 'node:crypto';
+import type { CleanupFn } from '../cleanup.js';
 import type { ApiClient } from '../client/api-client.js';
 import type { TargetInfo } from '../targets/target.js';
 import { devFetchKey } from './bootstrap.js';
@@ -24,8 +25,11 @@ export interface ThrowawayDeps {
   readonly allowed: boolean;
   /** The domain of created users' emails; the administrator's (embedded server only) when absent. */
   readonly emailDomain: string | undefined;
-  /** Registers a run-level cleanup (LIFO, runs at the end of the run, even after failures). */
-  readonly registerCleanup: (label: string, cleanup: () => Promise<void>) => void;
+  /**
+   * Registers a run-level cleanup (LIFO, runs at the end of the run, even after failures), whose
+   * clients wait out the rate limit however long it asks.
+   */
+  readonly registerCleanup: (label: string, cleanup: CleanupFn) => void;
 }
 
 /** A user the run created: its identity and the password it was created with. */
@@ -85,8 +89,8 @@ export class ThrowawayUsers {
       throw new Error(`POST /users answered HTTP ${created.status} ${String(created.body?.code ?? '')} ${String(created.body?.msg ?? '')}`.trim());
     }
     // Registered at once, so the user is deactivated at the end even if the rest fails.
-    this.deps.registerCleanup(`deactivate throwaway user ${email} (${userId})`, async () => {
-      const reply = await admin.delete(`/users/${userId}`);
+    this.deps.registerCleanup(`deactivate throwaway user ${email} (${userId})`, async (c) => {
+      const reply = await c.as('admin').delete(`/users/${userId}`);
       if (reply.status !== 200) throw new Error(`DELETE /users/${userId} answered HTTP ${reply.status} ${reply.text.slice(0, 200)}`);
     });
     let credential: Credential | undefined = info.devAuth ? await devFetchKey(anonymous, email) : undefined;

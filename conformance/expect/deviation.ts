@@ -5,7 +5,7 @@
 import type { JsonObject, Reply } from '../client/api-client.js';
 import { deviationById, type DeviationId } from '../deviations.js';
 import type { RuleContext } from '../rules/types.js';
-import { expectError, fail } from './assert.js';
+import { expectError, failAsError } from './assert.js';
 
 /** The documented error, or the real server's answer listed in the deviation table. */
 export function expectDocumentedError(ctx: Pick<RuleContext, 'deviation'>, reply: Reply, id: DeviationId, detail?: string): JsonObject {
@@ -18,5 +18,5 @@ export function expectDocumentedError(ctx: Pick<RuleContext, 'deviation'>, reply
     ctx.deviation(id, detail ?? `answered HTTP ${real.status} ${real.code} instead of HTTP ${documented.status} ${documented.code}`);
     return body;
   }
-  fail(`expected HTTP ${documented.status} ${documented.code} (described) or HTTP ${real.status} ${real.code} (real server, deviation ${id})`, reply);
+  failAsError(reply, [documented, real], `expected HTTP ${documented.status} ${documented.code} (described) or HTTP ${real.status} ${real.code} (real server, deviation ${id})`);
 }

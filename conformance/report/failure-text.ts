@@ -2,8 +2,8 @@
 import type { FailureInfo, RuleResult } from '../results.js';
 import { foldRepeated } from './fold.js';
 
-/** Lines describing the failure: message, counterexample, seed and path, replay, curl transcript. */
-export function failureLines(result: RuleResult, failure: FailureInfo): string[] {
+/** Lines describing the failure: message, counterexample, seed and path, replay, curl transcript (unless `curl` is false). */
+export function failureLines(result: RuleResult, failure: FailureInfo, options: { readonly curl?: boolean } = {}): string[] {
   const lines = [`rule: ${result.id}  (${result.endpoint}, section ${result.section})`, ...foldRepeated(failure.message.split('\n'))];
   const property = failure.property;
   if (property) {
@@ -16,7 +16,7 @@ export function failureLines(result: RuleResult, failure: FailureInfo): string[]
     if (!property.reproduced) lines.push('note: re-running the counterexample passed: this failure is flaky');
   }
   lines.push(`replay: ${failure.replayCommand}`);
-  if (failure.curl.length > 0) {
+  if (failure.curl.length > 0 && options.curl !== false) {
     lines.push(property ? 'HTTP exchanges of the counterexample (curl):' : 'last HTTP exchanges (curl):');
     for (const entry of failure.curl) lines.push(...entry.split('\n').map((line) => `  ${line}`));
   }

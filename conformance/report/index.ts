@@ -1,6 +1,7 @@
 /** Report formats: `spec` (human), `tap`, `json`, `junit`, `html` (self-contained page). */
 import type { SuiteResult } from '../results.js';
 import { renderHtml } from './html.js';
+import { renderJson } from './json.js';
 import { renderJunit } from './junit.js';
 import { renderSpec } from './spec.js';
 import { renderTap } from './tap.js';
@@ -20,7 +21,7 @@ export function renderReport(format: ReportFormat, result: SuiteResult, options:
     case 'tap':
       return renderTap(result);
     case 'json':
-      return `${JSON.stringify(result, null, 2)}\n`;
+      return renderJson(result);
     case 'junit':
       return renderJunit(result);
     case 'html':

@@ -6,7 +6,7 @@
  * wherever it occurs in the results.
  */
 import type { Exchange } from '../client/exchange.js';
-import type { SuiteResult } from '../results.js';
+import type { FailureInfo, SuiteResult } from '../results.js';
 
 export const REDACTED = '<redacted>';
 
@@ -56,11 +56,6 @@ export function secretsOf(exchange: Exchange): string[] {
   return found;
 }
 
-/** Every exchange a result holds (failure transcripts and reproductions). */
-export function exchangesOf(result: SuiteResult): Exchange[] {
-  return result.results.flatMap((rule) => (rule.failure ? [...rule.failure.exchanges, ...rule.failure.reproduction] : []));
-}
-
 export class Redactor {
   private readonly secrets = new Set<string>();
   private spellings: string[] = [];
@@ -74,6 +69,13 @@ export class Redactor {
   learn(exchanges: Iterable<Exchange>): this {
     for (const exchange of exchanges) this.add(secretsOf(exchange));
     return this;
+  }
+
+  /** Learns the secrets of a failure: its exchanges, the passwords of its throwaway users and their creator's key. */
+  learnFailure(failure: FailureInfo | undefined): this {
+    if (!failure) return this;
+    this.add((failure.throwawayUsers ?? []).flatMap((user) => [user.password, user.createdByApiKey]));
+    return this.learn([...failure.exchanges, ...(failure.sharedSetup ?? []), ...failure.reproduction]);
   }
 
   private add(values: readonly string[]): void {
@@ -113,5 +115,7 @@ export class Redactor {
 
 /** The result with its credentials redacted (learnt from its own exchanges plus `extra`). */
 export function redactResult(result: SuiteResult, extra: readonly string[] = []): SuiteResult {
-  return new Redactor(extra).learn(exchangesOf(result)).value(result);
+  const redactor = new Redactor(extra);
+  for (const rule of result.results) redactor.learnFailure(rule.failure);
+  return redactor.value(result);
 }

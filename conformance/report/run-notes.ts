@@ -25,3 +25,10 @@ export function runProblems(result: SuiteResult): string[] {
   if (result.failedOnSkip) lines.push(`--fail-on-skip: ${result.coverage.skippedForMissing} rule(s) skipped for a missing identity or capability`);
   return lines;
 }
+
+/** How long the run waited for the target's rate limit; none when it never did. */
+export function rateLimitLines(result: SuiteResult): string[] {
+  const { waits, waitedMs } = result.rateLimited;
+  if (waits === 0) return [];
+  return [`rate limit: waited ${waits} time${waits === 1 ? '' : 's'}, for ${(waitedMs / 1000).toFixed(1)} s in all (overlapping waits each counted; no time limit counts these waits)`];
+}

@@ -4,7 +4,7 @@
  */
 import type { RuleResult, SuiteResult } from '../results.js';
 import { detailLines, failureLines } from './failure-text.js';
-import { coverageReport, runProblems } from './run-notes.js';
+import { coverageReport, rateLimitLines, runProblems } from './run-notes.js';
 
 export interface SpecOptions {
   /** ANSI colours (default false). */
@@ -56,6 +56,7 @@ export function renderSpec(result: SuiteResult, options: SpecOptions = {}): stri
   const summary = `${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped` + `${deviations > 0 ? `, ${deviations} known deviation(s) observed` : ''} in ${(result.durationMs / 1000).toFixed(1)} s (seed ${result.seed})`;
   const problems = runProblems(result);
   if (problems.length > 0) out.push(...problems.map((line) => paint(color, 31, line)), '');
+  out.push(...rateLimitLines(result));
   out.push(paint(color, result.ok ? 32 : 31, summary));
   return `${out.join('\n')}\n`;
 }

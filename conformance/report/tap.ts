@@ -31,9 +31,14 @@ function testPoint(result: RuleResult, number: number): string[] {
   return lines;
 }
 
+/** What a run was against, for one line: a URL, or the embedded server and the address it answers as. */
+export function targetPhrase(target: { readonly kind: 'embedded' | 'url'; readonly baseUrl: string }): string {
+  return target.kind === 'embedded' ? `the embedded reference server (in-process, as ${target.baseUrl})` : target.baseUrl;
+}
+
 /** The lines before the first test point (the plan included: the number of rules is known up front). */
-export function tapHeader(run: { readonly target: { readonly baseUrl: string; readonly featureLevel: number }; readonly seed: number; readonly runTag: string }, total: number): string {
-  return `TAP version 14\n# chat-conformance against ${run.target.baseUrl}, feature level ${run.target.featureLevel}, seed ${run.seed}, run tag ${run.runTag}\n1..${total}\n`;
+export function tapHeader(run: { readonly target: { readonly kind: 'embedded' | 'url'; readonly baseUrl: string; readonly featureLevel: number }; readonly seed: number; readonly runTag: string }, total: number): string {
+  return `TAP version 14\n# chat-conformance against ${targetPhrase(run.target)}, feature level ${run.target.featureLevel}, seed ${run.seed}, run tag ${run.runTag}\n1..${total}\n`;
 }
 
 /** One rule's test point (with its YAML block), as text. */

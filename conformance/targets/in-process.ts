@@ -30,7 +30,8 @@ export type InProcessHandler = (request: InProcessRequest) => Promise<InProcessR
 type Handler = Dispatcher.DispatchHandler;
 type Controller = Dispatcher.DispatchController;
 
-function headerRecord(headers: Dispatcher.DispatchOptions['headers']): Record<string, string> {
+/** Request headers in any of undici's forms as one record, names lower-cased, repeated values joined. */
+export function headerRecord(headers: Dispatcher.DispatchOptions['headers']): Record<string, string> {
   const pairs: Array<[string, string]> = [];
   const add = (name: string, value: unknown) => {
     if (value !== undefined && value !== null) pairs.push([name.toLowerCase(), Array.isArray(value) ? value.join(', ') : String(value)]);

@@ -1,6 +1,6 @@
 /** A target reached over HTTP(S): a loopback development server or a remote one. */
-import { Agent } from 'undici';
 import { UsageError } from '../errors.js';
+import { type ConnectionOptions, networkDispatcher } from './connection.js';
 import type { Target } from './target.js';
 
 /** Normalises `--base-url`: scheme + host (+ port), no trailing slash, no `/api/v1` suffix. */
@@ -17,23 +17,15 @@ export function normalizeBaseUrl(input: string): string {
   return `${url.origin}${path}`;
 }
 
-export interface UrlTargetOptions {
-  /** Connection timeout in ms (default 10 s). */
-  readonly connectTimeoutMs?: number;
-  /** Simultaneous connections (default 8). */
-  readonly connections?: number;
-}
+/** Connection settings: headers, proxy, TLS, pool size (see ConnectionOptions). */
+export type UrlTargetOptions = ConnectionOptions;
 
 export function urlTarget(baseUrl: string, options: UrlTargetOptions = {}): Target {
-  const agent = new Agent({
-    connect: { timeout: options.connectTimeoutMs ?? 10_000 },
-    connections: options.connections ?? 8,
-    keepAliveTimeout: 10_000,
-  });
+  const dispatcher = networkDispatcher(options);
   return {
     kind: 'url',
     baseUrl: normalizeBaseUrl(baseUrl),
-    dispatcher: agent,
-    close: () => agent.close(),
+    dispatcher,
+    close: () => dispatcher.close(),
   };
 }

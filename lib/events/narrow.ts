@@ -2,6 +2,7 @@
  * The `narrow` of an event queue: a filter on `message` events, as the real server's
  * `narrow_predicate.py` applies it. Terms are ANDed; negation is not supported for events.
  */
+import { MAX_NARROW_TERMS } from '../input/limits.js';
 import { badRequest } from '../errors.js';
 import { list, schema, str } from '../input/schema.js';
 import { RESOLVED_TOPIC_PREFIX } from '../input/topic-names.js';
@@ -16,7 +17,7 @@ const SUPPORTED_OPERATORS = new Set([...CHANNEL_OPERATORS, 'topic', 'exact-topic
 
 /** `narrow` as a JSON list of `[operator, operand]` string pairs. */
 export const narrowSchema = schema<NarrowTerm[]>((value, path) => {
-  const pairs = list(list(str)).parse(value, path);
+  const pairs = list(list(str), MAX_NARROW_TERMS).parse(value, path);
   return pairs.map((pair, index) => {
     // The legacy validator's wording; newer servers fail on a malformed pair with a 500.
     if (pair.length !== 2) throw badRequest(`${path}[${index}] should have exactly 2 items`);

@@ -1,4 +1,5 @@
 /** Reading a group-setting value from a request (section 1, convention 7) and checking it. */
+import { MAX_USER_IDS } from './limits.js';
 import { badRequest } from '../errors.js';
 import type { GroupSetting, SystemGroupName } from '../entities/group.js';
 import type { SettingRules } from '../settings/defaults.js';
@@ -9,7 +10,7 @@ export type GroupSettingInput = number | { direct_members: number[]; direct_subg
 
 export const groupSettingValue: Schema<GroupSettingInput> = union(
   int,
-  object({ direct_members: required(list(int)), direct_subgroups: required(list(int)) }),
+  object({ direct_members: required(list(int, MAX_USER_IDS)), direct_subgroups: required(list(int, MAX_USER_IDS)) }),
 );
 
 const ruleFor = (rules: SettingRules, name: SystemGroupName): boolean => {

@@ -56,6 +56,8 @@ const ESCAPES = new Map<string, string>([
   ['t', '\t'],
 ]);
 
+const isDigit = (unit: number): boolean => unit >= 0x30 && unit <= 0x39;
+
 class Reader {
   pos = 0;
   constructor(private readonly text: string) {}
@@ -71,10 +73,12 @@ class Reader {
 
   value(depth: number): JsonValue {
     if (depth > MAX_DEPTH) throw new JsonSyntaxError('too deep');
-    const c = this.text[this.pos];
-    if (c === '{') return this.object(depth);
-    if (c === '[') return this.array(depth);
-    if (c === '"') return this.string();
+    const c = this.text.charCodeAt(this.pos);
+    if (c === 0x7b) return this.object(depth);
+    if (c === 0x5b) return this.array(depth);
+    if (c === 0x22) return this.string();
+    // Numbers first: a list of a million numbers would otherwise try every literal on each.
+    if (isDigit(c) || (c === 0x2d && isDigit(this.text.charCodeAt(this.pos + 1)))) return this.number();
     for (const [word, value] of LITERALS) {
       if (this.text.startsWith(word, this.pos)) {
         this.pos += word.length;

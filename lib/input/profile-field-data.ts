@@ -7,6 +7,8 @@
 import { badRequest } from '../errors.js';
 import { type JsonValue, parseJson } from './json.js';
 import { schema } from './schema.js';
+import { codePointLength } from './topic-names.js';
+import { MAX_LIST_ITEMS, tooManyItems } from './limits.js';
 
 export type ProfileFieldData = ReadonlyMap<string, string | ReadonlyMap<string, string>>;
 
@@ -21,6 +23,7 @@ const notAllowed = (path: string) => badRequest(`${path} contains a value that i
 /** `check_profile_field_data`: a dict whose values are strings or dicts of strings. */
 export const profileFieldDataSchema = schema<ProfileFieldData>((value, path) => {
   if (!(value instanceof Map)) throw badRequest(`${path} is not a dict`);
+  if (value.size > MAX_LIST_ITEMS) throw tooManyItems(path, MAX_LIST_ITEMS);
   const out = new Map<string, string | Map<string, string>>();
   for (const [key, item] of value) {
     if (typeof item === 'string') {
@@ -74,7 +77,13 @@ function checkSelectData(data: ProfileFieldData): void {
 const URL_PATTERN =
   /^(?:https?|ftps?):\/\/(?:[^\s:@/]+(?::[^\s:@/]*)?@)?(?:localhost|(?:[a-z0-9\u00a1-\uffff](?:[a-z0-9\u00a1-\uffff-]{0,61}[a-z0-9\u00a1-\uffff])?\.)+[a-z\u00a1-\uffff-]{2,63}\.?|\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-f:.]+\])(?::\d{1,5})?(?:[/?#][^\s]*)?$/i;
 
-export const isUrl = (text: string): boolean => URL_PATTERN.test(text);
+/**
+ * Django's `URLValidator.max_length`, checked before the pattern as Django does: the pattern is
+ * quadratic on some inputs, so its input must stay short.
+ */
+export const MAX_URL_LENGTH = 2048;
+
+export const isUrl = (text: string): boolean => codePointLength(text) <= MAX_URL_LENGTH && URL_PATTERN.test(text);
 
 /** External account fields: a known `subtype`, or `custom` with a `url_pattern` holding one `%(username)s`. */
 function checkExternalAccountData(data: ProfileFieldData): void {

@@ -5,6 +5,7 @@
  */
 import { badRequest } from '../errors.js';
 import { JsonFloat, type JsonObject, type JsonValue } from './json.js';
+import { MAX_LIST_ITEMS, tooManyItems } from './limits.js';
 
 /** What a plain reader answers for a value its schema refuses. */
 export const REFUSED: unique symbol = Symbol('refused');
@@ -72,16 +73,21 @@ export const str = withPlain<string>(
   (value) => (typeof value === 'string' ? value : REFUSED),
 );
 
-export function list<T>(item: Schema<T>): Schema<T[]> {
+/**
+ * A JSON list of `item`, at most `maxItems` long (lib/input/limits.ts): a longer one is refused
+ * before its items are read.
+ */
+export function list<T>(item: Schema<T>, maxItems: number = MAX_LIST_ITEMS): Schema<T[]> {
   const readItem = item.readPlain;
   return withPlain(
     (value, path) => {
       if (!Array.isArray(value)) throw badRequest(`${path} is not a list`);
+      if (value.length > maxItems) throw tooManyItems(path, maxItems);
       return value.map((element, index) => item.parse(element, itemPath(path, index)));
     },
     readItem &&
       ((value) => {
-        if (!Array.isArray(value)) return REFUSED;
+        if (!Array.isArray(value) || value.length > maxItems) return REFUSED;
         const items = value as unknown[];
         for (let i = 0; i < items.length; i++) {
           const read = readItem(items[i]);

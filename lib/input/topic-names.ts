@@ -6,6 +6,7 @@ import { badRequest } from '../errors.js';
 import type { Stream, TopicsPolicy } from '../entities/stream.js';
 import { FEATURES } from '../features.js';
 import type { World } from '../state/world.js';
+import { isPythonSpace, trimWhere } from './strings.js';
 
 /** `realm_empty_topic_display_name`: the English name of the empty topic ("general chat"). */
 export const EMPTY_TOPIC_DISPLAY_NAME = 'general chat';
@@ -17,15 +18,10 @@ export const RESOLVED_TOPIC_PREFIX = '✔ ';
 /** Before this level `(no topic)` was an ordinary topic name when sending. */
 const NO_TOPIC_ALIAS = '(no topic)';
 
-/** Python's `str.isspace` characters (JavaScript's `\s` lacks U+001C-U+001F and U+0085, adds U+FEFF). */
-const PY_SPACE = '\\t\\n\\v\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
-const TRAILING_SPACE = new RegExp(`[${PY_SPACE}]+$`);
-const LEADING_SPACE = new RegExp(`^[${PY_SPACE}]+`);
-
 /** Python's `str.rstrip()`. */
-export const pythonRstrip = (text: string): string => text.replace(TRAILING_SPACE, '');
+export const pythonRstrip = (text: string): string => trimWhere(text, isPythonSpace, 'end');
 /** Python's `str.strip()`. */
-export const pythonStrip = (text: string): string => pythonRstrip(text).replace(LEADING_SPACE, '');
+export const pythonStrip = (text: string): string => trimWhere(text, isPythonSpace);
 
 /** Python's `len()` of a string: code points, not UTF-16 units. */
 export const codePointLength = (text: string): number => {

@@ -4,6 +4,7 @@
  * inverts its condition but is validated all the same. `search` terms are joined into one query
  * evaluated last (the real server drops their negation while joining them).
  */
+import { MAX_USER_IDS, tooManyItems } from '../input/limits.js';
 import type { Message } from '../entities/message.js';
 import type { User } from '../entities/user.js';
 import { FEATURES } from '../features.js';
@@ -207,6 +208,7 @@ class TermCompiler {
   private dm(operand: Operand): MessageTest {
     const viewerId = this.viewerId();
     const wanted = typeof operand === 'string' ? operand.split(',') : typeof operand === 'number' ? [operand] : operand;
+    if (wanted.length > MAX_USER_IDS) throw tooManyItems('operand', MAX_USER_IDS);
     if (wanted.length === 0) return never;
     const ids = new Set<number>([viewerId]);
     for (const item of wanted) {

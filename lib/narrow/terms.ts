@@ -4,6 +4,7 @@
  * `[operator, operand]` string pair or `{"operator", "operand", "negated"}`, validated with the
  * real server's texts (its `NarrowParameter` model).
  */
+import { MAX_NARROW_TERMS, MAX_USER_IDS, tooManyItems } from '../input/limits.js';
 import { ApiError, badRequest } from '../errors.js';
 import { FEATURES } from '../features.js';
 import type { JsonValue } from '../input/json.js';
@@ -37,6 +38,7 @@ function checkOperand(world: World, operator: JsonValue, operand: JsonValue): Op
   if (ID_LIST_OPERATORS.has(op)) {
     if (typeof operand === 'string') return operand;
     if (!Array.isArray(operand)) throw badRequest('operand is not a string or an integer list');
+    if (operand.length > MAX_USER_IDS) throw tooManyItems('operand', MAX_USER_IDS);
     return operand.map((item, index) => {
       if (!isInteger(item)) throw badRequest(`operand[${index}] is not an integer`);
       return item;
@@ -74,6 +76,7 @@ export function narrowParameter(world: World, options: { nullable: boolean }): S
   return schema((value, path) => {
     if (value === null && options.nullable) return [];
     if (!Array.isArray(value)) throw badRequest(`${path} is not a list`);
+    if (value.length > MAX_NARROW_TERMS) throw tooManyItems(path, MAX_NARROW_TERMS);
     return value.map((element, index) => parseTerm(world, element, itemPath(path, index)));
   });
 }

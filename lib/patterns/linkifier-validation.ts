@@ -9,7 +9,10 @@ import { ApiError, badRequest } from '../errors.js';
 import type { Linkifier } from '../entities/realm-records.js';
 import { checkRe2 } from './re2-syntax.js';
 import { compareCodePoints } from '../input/strings.js';
+import { MAX_URL_LENGTH } from '../input/profile-field-data.js';
+import { codePointLength } from '../input/topic-names.js';
 import { parseUriTemplate } from './uri-template.js';
+import { formatPlaceholders } from './format-strings.js';
 
 const BLANK = 'This field cannot be blank.';
 /** Django's unique-together message for (realm, pattern); the exact text is unconfirmed. */
@@ -25,16 +28,14 @@ export interface LinkifierCandidate {
 }
 
 /** Variables of a legacy format string: `%(name)s`, not preceded by another `%`. */
-function formatVariables(format: string): string[] {
-  return [...format.matchAll(/(?<!%)%\(([^()]+)\)s/g)].map((m) => m[1] as string);
-}
+const formatVariables = (format: string): string[] => formatPlaceholders(format).map((placeholder) => placeholder.name);
 
 /** The real server's checks of a legacy URL format string (Django's URL validator, then the shape). */
 function formatStringErrors(format: string): string[] {
   const errors: string[] = [];
   const url =
     /^(?:https?|ftps?):\/\/(?:[^\s:@/]+(?::[^\s:@/]*)?@)?(?:localhost|\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-f:.]+\]|(?:[a-z0-9\u00a1-\uffff](?:[a-z0-9\u00a1-\uffff-]{0,61}[a-z0-9\u00a1-\uffff])?\.)+[a-z\u00a1-\uffff-]{2,63}\.?)(?::\d{1,5})?(?:[/?#]\S*)?$/i;
-  if (!url.test(format)) errors.push('Enter a valid URL.');
+  if (codePointLength(format) > MAX_URL_LENGTH || !url.test(format)) errors.push('Enter a valid URL.');
   if (!/^([./:a-zA-Z0-9#_?=&;~-]+%\(([a-zA-Z0-9_-]+)\)s)+[/a-zA-Z0-9#_?=&;~-]*$/.test(format)) errors.push('Invalid URL format string.');
   return errors;
 }

@@ -101,6 +101,13 @@ export function globalTime(ms: number): string {
 /** A backtick fence longer than any fence inside `content` (at least three backticks). */
 export function unusedFence(content: string): string {
   let length = 3;
-  for (const match of content.matchAll(/^\s*(`{3,})/gm)) length = Math.max(length, (match[1] as string).length + 1);
+  // Line by line rather than with /^\s*(`{3,})/gm, whose \s* runs on across blank lines from
+  // every line start: quadratic in a run of newlines.
+  for (const line of content.split(/[\n\r\u2028\u2029]/)) {
+    const text = line.trimStart();
+    let run = 0;
+    while (text.charCodeAt(run) === 0x60) run++;
+    if (run >= 3) length = Math.max(length, run + 1);
+  }
   return '`'.repeat(length);
 }

@@ -3,6 +3,7 @@
  * the endpoint, and the envelope. Adapters (server/http/listen.ts, in-process dispatchers) call
  * `handle` and nothing else.
  */
+import { answerFetch } from '../http/fetch.js';
 import { ApiError, rateLimited } from '../../lib/errors.js';
 import { FEATURES } from '../../lib/features.js';
 import { RateLimiter, type RateLimitRule } from '../../lib/state/rate-limit.js';
@@ -86,6 +87,11 @@ export class ChatApp implements AppServices {
     if (this.world.realm.url) return this.world.realm.url;
     const host = request.headers.get('host');
     return host ? `http://${host}` : 'http://localhost:9991';
+  }
+
+  /** Answers a web `Request` (in-process, no socket): `runSuite({ app })`, or any caller that speaks fetch. */
+  fetch(request: Request): Promise<Response> {
+    return answerFetch((apiRequest) => this.answer(apiRequest), request);
   }
 
   /** Answers one request (see `answer`), always as a promise. */

@@ -53,6 +53,12 @@ export type Outcome = Readonly<Record<string, unknown>> | RawReply;
 
 interface EndpointCommon<S extends ParamSpecs> {
   readonly params: S;
+  /**
+   * For an endpoint whose parameters depend on the emulated level and that reads them itself in
+   * `run` (the settings endpoints): those parameters, so that whatever lists an endpoint's
+   * parameters (the tests that try every parameter) sees them.
+   */
+  readonly paramsAt?: (world: World) => ParamSpecs;
   /** The endpoint exists from this level; below it the route answers as unknown. */
   readonly since?: Feature;
   /** The endpoint exists only below this level; from it the route answers as if it lacked the method. */

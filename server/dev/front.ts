@@ -27,10 +27,12 @@ export interface DevFrontOptions {
 
 const ALLOWED_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS';
 const ALLOWED_HEADERS = 'Authorization, Content-Type, Accept, X-Requested-With, User-Agent';
+/** Answer headers a browser client may read: the rate limit's (to back off as the real server asks) and the fault marker. */
+const EXPOSED_HEADERS = `Retry-After, Content-Length, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, ${FAULT_HEADER}`;
 
 function corsHeaders(request: ApiRequest): Record<string, string> {
   const origin = request.headers.get('origin');
-  return { 'Access-Control-Allow-Origin': origin ?? '*', 'Access-Control-Expose-Headers': `Retry-After, Content-Length, ${FAULT_HEADER}`, ...(origin ? { Vary: 'Origin' } : {}) };
+  return { 'Access-Control-Allow-Origin': origin ?? '*', 'Access-Control-Expose-Headers': EXPOSED_HEADERS, ...(origin ? { Vary: 'Origin' } : {}) };
 }
 
 function preflight(request: ApiRequest): ApiResponse {

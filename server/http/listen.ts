@@ -7,11 +7,12 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Socket } from 'node:net';
 import { AnswerBatch, writeResponse } from './answers.js';
 import { hasBody, readBody } from './body.js';
+import { ConnectionCap } from './connection-cap.js';
 import { Connections } from './connections.js';
 import { clientErrorResponse, type HttpOptions, httpLimits, rawResponse } from './options.js';
 import type { ApiRequest, ApiResponse } from '../app/request.js';
 
-export { DEFAULT_MAX_BODY_BYTES, type HttpOptions } from './options.js';
+export { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_CONNECTIONS, type HttpOptions } from './options.js';
 const EMPTY = new Uint8Array(0);
 
 /**
@@ -90,8 +91,12 @@ export function createHttpServer(app: HttpHandler, options: HttpOptions = {}): S
       // How often node checks those two timeouts (its default is every 30 s).
       connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(limits.headersTimeoutMs / 4))),
     },
-    (req, res) => connections.admit(req, res, answer),
+    (req, res) => {
+      // A refused connection already has its 503; what it sends is not handled.
+      if (!cap.isRefused(req.socket)) connections.admit(req, res, answer);
+    },
   );
+  const cap = new ConnectionCap(server, limits.maxConnections, limits.lingerMs);
   const respond = (request: HttpApiRequest, res: ServerResponse, now: boolean): void => {
     let response: ApiResponse | Promise<ApiResponse>;
     try {
@@ -130,7 +135,6 @@ export function createHttpServer(app: HttpHandler, options: HttpOptions = {}): S
   const batch = new AnswerBatch(() => connections.closing);
   // Before node's own `end` handler, which ends the connection when its client half-closes.
   server.on('connection', (socket: Socket) => socket.prependListener('end', batch.flush));
-  if (limits.maxConnections !== undefined) server.maxConnections = limits.maxConnections;
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     // As node's own handler, but in the API's JSON envelope, and never over an answer in progress.
     if (socket.writable && !connections.answering(socket)) {

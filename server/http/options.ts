@@ -13,7 +13,10 @@ export interface HttpOptions {
   readonly headersTimeoutMs?: number;
   /** Time allowed to receive a request's body once its headers are in (default 30 s); then 408. */
   readonly bodyTimeoutMs?: number;
-  /** Open connections at once; connections past it are closed as they arrive (default: no cap). */
+  /**
+   * Open connections at once (default 1024; `Infinity` for no cap). A connection past it is
+   * answered 503 `Too many open connections` with `Retry-After: 1` and closed.
+   */
   readonly maxConnections?: number;
   /**
    * Requests one connection may have received and not yet been answered (pipelined; default 64).
@@ -26,16 +29,18 @@ export interface HttpOptions {
   readonly lingerMs?: number;
 }
 
-export type HttpLimits = Required<Omit<HttpOptions, 'maxConnections'>> & { readonly maxConnections: number | undefined };
+export type HttpLimits = Required<HttpOptions>;
 
 export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
+/** Far more than a development server's clients hold (one long poll each, plus a few requests), well under usual descriptor limits. */
+export const DEFAULT_MAX_CONNECTIONS = 1024;
 
 export function httpLimits(options: HttpOptions): HttpLimits {
   return {
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     headersTimeoutMs: options.headersTimeoutMs ?? 20_000,
     bodyTimeoutMs: options.bodyTimeoutMs ?? 30_000,
-    maxConnections: options.maxConnections,
+    maxConnections: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
     maxPipelinedRequests: options.maxPipelinedRequests ?? 64,
     shutdownGraceMs: options.shutdownGraceMs ?? 10_000,
     lingerMs: options.lingerMs ?? 2_000,

@@ -1,8 +1,7 @@
 /**
- * Operations (`METHOD /path`) as people write them: in the Markdown tables of docs/endpoints.md
- * (`GET`/`POST /drafts`, `PATCH /drafts/{id}`, `POST /dev_fetch_api_key`, `/dev_list_users`) and in
- * a conformance rule's `endpoint` field (`POST, DELETE /default_streams, GET /events`), matched
- * against the route table's patterns (`/drafts/{draft_id:int}`).
+ * Operations (`METHOD /path`) as the Markdown tables of docs/endpoints.md write them (`GET`/`POST
+ * /drafts`, `PATCH /drafts/{id}`, `POST /dev_fetch_api_key`, `/dev_list_users`),
+ * matched against the route table's patterns (`/drafts/{draft_id:int}`).
  */
 
 const METHODS = new Set(['GET', 'POST', 'PATCH', 'PUT', 'DELETE']);
@@ -47,26 +46,6 @@ export function mentionedOperations(cell: string): Operation[] {
     pending = [];
   }
   return found;
-}
-
-/**
- * The operations of a rule's `endpoint` field, or undefined when it is not the form rules use:
- * `METHOD /path` items separated by `, `, where a method alone shares the next item's path
- * (`POST, DELETE /default_streams`). `*` (every endpoint) names none.
- */
-export function ruleOperations(endpoint: string): Operation[] | undefined {
-  if (endpoint === '*') return [];
-  const found: Operation[] = [];
-  let pending: string[] = [];
-  for (const item of endpoint.split(', ')) {
-    const match = /^([A-Z]+)(?: (\/\S*))?$/.exec(item);
-    if (!match || !METHODS.has(match[1]!)) return undefined;
-    pending.push(match[1]!);
-    if (match[2] === undefined) continue;
-    for (const method of pending) found.push({ method, path: match[2] });
-    pending = [];
-  }
-  return pending.length === 0 ? found : undefined;
 }
 
 const segments = (path: string): string[] => path.split('/').slice(1);

@@ -5,8 +5,9 @@
  * operations; an operation no rule names has a stated reason instead. Pure, so that doctored
  * tables can show that each kind of mistake is found.
  */
-import { globToRegExp } from '../../conformance/selection.js';
-import { codeSpans, mentionedOperations, type Operation, operationName, ruleOperations, servedMatches } from './endpoint-mentions.js';
+import { endpointNames } from '../../conformance/endpoint-patterns.js';
+import { globToRegExp } from '../../conformance/glob.js';
+import { codeSpans, mentionedOperations, type Operation, operationName, servedMatches } from './endpoint-mentions.js';
 
 export interface RuleEntry {
   readonly id: string;
@@ -68,17 +69,27 @@ const refsOf = (cell: string): string[] => codeSpans(cell).filter((span) => RULE
 /** What a Rules cell says besides its ids: the reason an operation is not checked. */
 const reasonOf = (cell: string): string => cell.replace(/`[^`]*`/g, (span) => (RULE_REF.test(span.slice(1, -1)) ? '' : span)).replace(/^[\s,;.]+|[\s,;.]+$/g, '');
 
-/** Each rule's served operations; a rule whose field does not parse or names an unserved one is a problem. */
+/** The operations a rule's `endpoint` names: a path without a method names every method served there. */
+function namedOperations(endpoint: string, served: readonly Operation[]): { readonly ops: string[]; readonly unserved: string[] } {
+  if (endpoint.trim() === '*') return { ops: [], unserved: [] };
+  const ops: string[] = [];
+  const unserved: string[] = [];
+  for (const { method, path } of endpointNames(endpoint)) {
+    const named = served.map(operationName).filter((name) => (method === '*' ? name.endsWith(` ${path}`) : name === `${method} ${path}`));
+    if (named.length === 0) unserved.push(method === '*' ? path : `${method} ${path}`);
+    ops.push(...named);
+  }
+  return { ops, unserved };
+}
+
+/** Each served operation's rules; a rule whose field names nothing, or an unserved operation, is a problem. */
 function ruleTargets(rules: readonly RuleEntry[], served: readonly Operation[], problems: string[]): Map<string, RuleEntry[]> {
   const byOperation = new Map<string, RuleEntry[]>(served.map((op) => [operationName(op), []]));
   for (const rule of rules) {
-    const ops = ruleOperations(rule.endpoint);
-    if (!ops) problems.push(`rule ${rule.id}: endpoint '${rule.endpoint}' is not 'METHOD /path' items separated by ', ' (or '*')`);
-    for (const op of ops ?? []) {
-      const list = byOperation.get(operationName(op));
-      if (list) list.push(rule);
-      else problems.push(`rule ${rule.id}: ${operationName(op)} is not served`);
-    }
+    const { ops, unserved } = namedOperations(rule.endpoint, served);
+    if (ops.length === 0 && unserved.length === 0 && rule.endpoint.trim() !== '*') problems.push(`rule ${rule.id}: endpoint '${rule.endpoint}' names no 'METHOD /path' (or '*')`);
+    for (const name of unserved) problems.push(`rule ${rule.id}: ${name} is not served`);
+    for (const name of new Set(ops)) byOperation.get(name)?.push(rule);
   }
   return byOperation;
 }

@@ -17,7 +17,7 @@ function queryOf(url: string): HarNameValue[] {
   }
 }
 
-function entry(exchange: Exchange, fallbackStart: number) {
+function entry(exchange: Exchange, fallbackStart: number, comment: string | undefined) {
   const requestType = exchange.requestHeaders['content-type'] ?? '';
   const responseType = exchange.responseHeaders['content-type'] ?? '';
   return {
@@ -56,11 +56,16 @@ function entry(exchange: Exchange, fallbackStart: number) {
     },
     cache: {},
     timings: { send: 0, wait: Math.round(exchange.durationMs), receive: 0 },
+    ...(comment === undefined ? {} : { comment }),
   };
 }
 
-/** The HAR document (an object; `JSON.stringify` it). `comment` says which rule and failure. */
-export function harLog(exchanges: readonly Exchange[], creator: { name: string; version: string }, comment: string) {
+/**
+ * The HAR document (an object; `JSON.stringify` it). `comment` says which rule and failure;
+ * `failing` marks the exchange the failing check looked at with a comment saying why.
+ */
+export function harLog(exchanges: readonly Exchange[], creator: { name: string; version: string }, comment: string, failing?: { readonly index: number; readonly comment: string }) {
   const start = Date.now();
-  return { log: { version: '1.2', creator, comment, pages: [], entries: exchanges.map((exchange) => entry(exchange, start)) } };
+  const entries = exchanges.map((exchange, i) => entry(exchange, start, i === failing?.index ? failing.comment : undefined));
+  return { log: { version: '1.2', creator, comment, pages: [], entries } };
 }

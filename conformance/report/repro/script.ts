@@ -1,128 +1,181 @@
 /**
- * A failing case as a bash script: every exchange of the case (its setup included), in order, as
- * curl commands against `$BASE_URL` (default: the recorded target), each answer printed and its
- * status compared with the recorded one. Credentials live in `AUTH_n` variables at the top; when
- * redacted, the script asks for them instead of sending a placeholder.
+ * A failing case as a Node script (`<rule id>.mjs`, no dependency): it creates the throwaway users
+ * again, replays every exchange of the case against `$BASE_URL` (default: the recorded target)
+ * with a fresh run tag and the IDs the fresh answers give, then re-runs the failing check on the
+ * same answer and says "reproduced" only when it fails again. The program is runtime.ts; this
+ * file writes the data it runs on and the header a person reads.
  */
-import { shellQuote } from '../../client/curl.js';
 import type { Exchange } from '../../client/exchange.js';
-import type { RuleResult } from '../../results.js';
-import { multipartBoundary, parseMultipart } from './multipart.js';
+import type { RuleResult, ThrowawayUserRecord } from '../../results.js';
 import type { Redactor } from '../redact.js';
+import { secretsOf } from '../redact.js';
+import { type AskedValue, type ReproData, type ReproRequest, RUNTIME, type SecretSource } from './runtime.js';
+import { describeCheck } from './check-text.js';
 
-/** Headers curl sets itself, or that the script sets another way. */
+/** Headers fetch sets itself, or that the script sets another way. */
 const OMITTED_HEADERS = new Set(['host', 'content-length', 'connection', 'authorization', 'transfer-encoding']);
 
 export interface ScriptOptions {
   /** The target's base URL as recorded (the default of `$BASE_URL`). */
   readonly baseUrl: string;
-  /** Replaces credentials; undefined to show them. */
+  readonly runTag: string;
+  /** Replaces credentials in what the script shows; undefined to keep them as defaults. */
   readonly redactor?: Redactor;
   /** Extra comment lines for the header (how to start an equivalent target). */
   readonly notes?: readonly string[];
+  /** The position in `exchanges` of the answer the failing check looked at (-1: none). */
+  readonly checkedIndex: number;
+  /** How many of `exchanges` (first) made shared fixtures of the run. */
+  readonly sharedCount: number;
 }
 
-/** The identity an Authorization header stands for (the email of Basic credentials). */
-function whoseAuthorization(value: string): string {
+/** The email of Basic credentials, and their key. */
+function basicCredentials(value: string): { email: string; key: string } | undefined {
   const basic = /^Basic ([A-Za-z0-9+/=]+)$/.exec(value);
-  if (!basic?.[1]) return 'the identity of the run';
+  if (!basic?.[1]) return undefined;
   const decoded = Buffer.from(basic[1], 'base64').toString('utf8');
-  return decoded.slice(0, Math.max(0, decoded.indexOf(':'))) || 'the identity of the run';
+  const colon = decoded.indexOf(':');
+  return colon > 0 ? { email: decoded.slice(0, colon), key: decoded.slice(colon + 1) } : undefined;
 }
 
-/** `"$BASE_URL"'/api/v1/...'`: the recorded URL with its base replaced by the variable. */
-function urlWord(url: string, baseUrl: string): string {
-  return url.startsWith(baseUrl) ? `"$BASE_URL"${shellQuote(url.slice(baseUrl.length))}` : shellQuote(url);
-}
+/** Turns secret values into `\u0000secret:N\u0000` markers the script fills in. */
+class SecretMarkers {
+  readonly sources: SecretSource[] = [];
+  private readonly byValue = new Map<string, number>();
 
-function bodyArgs(exchange: Exchange, index: number, setup: string[], text: (value: string) => string): string[] {
-  if (exchange.requestBody === '') return [];
-  const boundary = multipartBoundary(exchange.requestHeaders['content-type']);
-  const parts = boundary === undefined ? undefined : parseMultipart(exchange.requestBody, boundary);
-  if (!parts) return ['--data-binary', shellQuote(text(exchange.requestBody))];
-  const args: string[] = [];
-  parts.forEach((part, partIndex) => {
-    if (part.filename === undefined) {
-      // -F would read a value starting with @ or < from a file.
-      args.push(/^[@<]/.test(part.value) ? '--form-string' : '-F', shellQuote(`${part.name}=${text(part.value)}`));
-      return;
+  add(value: string, source: SecretSource): void {
+    if (value.length < 4 || this.byValue.has(value)) return;
+    this.byValue.set(value, this.sources.length);
+    this.sources.push(source);
+  }
+
+  has(value: string): boolean {
+    return this.byValue.has(value);
+  }
+
+  mark(text: string): string {
+    let out = text;
+    for (const [value, index] of [...this.byValue].sort((a, b) => b[0].length - a[0].length)) {
+      out = out.split(value).join(`\u0000secret:${index}\u0000`);
+      const escaped = JSON.stringify(value).slice(1, -1);
+      if (escaped !== value) out = out.split(escaped).join(`\u0000secret:${index}:json\u0000`);
     }
-    const file = `"$WORK/request${index}-file${partIndex}"`;
-    setup.push(`printf '%s' ${shellQuote(text(part.value))} > ${file}`);
-    const type = part.contentType ? `;type=${part.contentType}` : '';
-    args.push('-F', `${shellQuote(`${part.name}=@`)}${file}${shellQuote(`;filename=${part.filename}${type}`)}`);
-  });
-  return args;
+    return out;
+  }
 }
+
+/** `name` of METHOD PATH: where a secret value was sent, for the question the script asks. */
+function whereSent(value: string, exchanges: readonly Exchange[]): string {
+  for (const exchange of exchanges) {
+    const url = new URL(exchange.url);
+    const form = /x-www-form-urlencoded/.test(exchange.requestHeaders['content-type'] ?? '') ? [...new URLSearchParams(exchange.requestBody)] : [];
+    const pair = [...url.searchParams, ...form].find(([, v]) => v === value);
+    if (pair) return `value of '${pair[0]}' sent to ${exchange.method} ${url.pathname}`;
+  }
+  return 'secret sent by the recorded requests';
+}
+
+interface Plan {
+  readonly asked: AskedValue[];
+  readonly auth: Map<string, ReproRequest['auth']>;
+  readonly secrets: SecretMarkers;
+}
+
+/** Who each Authorization header stands for, and which values the script must ask for. */
+function plan(exchanges: readonly Exchange[], users: readonly ThrowawayUserRecord[], show: boolean): Plan {
+  const asked: AskedValue[] = [];
+  const auth = new Map<string, ReproRequest['auth']>();
+  const secrets = new SecretMarkers();
+  const credential = (email: string, recorded: string | undefined, role = ''): number => {
+    const known = asked.findIndex((entry) => entry.email === email);
+    if (known >= 0 && role !== '' && !asked[known]!.description.endsWith(role)) asked[known] = { ...asked[known]!, description: `${asked[known]!.description}${role}` };
+    if (known >= 0 && show && recorded !== undefined && asked[known]!.recorded === undefined) asked[known] = { ...asked[known]!, recorded };
+    if (known >= 0) return known;
+    asked.push({ variable: `AUTH_${asked.length + 1}`, description: `API key of ${email}${role}`, email, ...(recorded !== undefined && show ? { recorded } : {}) });
+    return asked.length - 1;
+  };
+  users.forEach((user, i) => secrets.add(user.password, { throwawayPassword: i }));
+  for (const exchange of exchanges) {
+    const header = exchange.requestHeaders.authorization;
+    if (header === undefined || auth.has(header)) continue;
+    const basic = basicCredentials(header);
+    const throwaway = basic ? users.findIndex((user) => user.email.toLowerCase() === basic.email.toLowerCase()) : -1;
+    if (throwaway >= 0) {
+      auth.set(header, { throwaway });
+      secrets.add(basic!.key, { throwawayKey: throwaway });
+    } else {
+      auth.set(header, { ask: credential(basic?.email ?? 'the identity of the run', header) });
+    }
+  }
+  for (const user of users) credential(user.createdBy, `Basic ${Buffer.from(`${user.createdBy}:${user.createdByApiKey}`).toString('base64')}`, ' (an administrator: creates the throwaway users)');
+  const sent = exchanges.map((exchange) => `${exchange.url}\n${JSON.stringify({ ...exchange.requestHeaders, authorization: '' })}\n${exchange.requestBody}`).join('\n');
+  for (const value of exchanges.flatMap(secretsOf)) {
+    // Only values the requests carry (a key in an answer is not sent again).
+    if (secrets.has(value) || value.length < 4 || !(sent.includes(value) || sent.includes(encodeURIComponent(value)))) continue;
+    asked.push({ variable: `SECRET_${asked.length + 1}`, description: whereSent(value, exchanges), ...(show ? { recorded: value } : {}) });
+    secrets.add(value, { ask: asked.length - 1 });
+  }
+  return { asked, auth, secrets };
+}
+
+function request(exchange: Exchange, baseUrl: string, planned: Plan, redactor: Redactor | undefined): ReproRequest {
+  const url = new URL(exchange.url);
+  const mark = (text: string) => planned.secrets.mark(text);
+  const headers = Object.fromEntries(Object.entries(exchange.requestHeaders).filter(([name]) => !OMITTED_HEADERS.has(name)).map(([name, value]) => [name, mark(value)]));
+  const form = /x-www-form-urlencoded/.test(exchange.requestHeaders['content-type'] ?? '');
+  const body = exchange.requestBody === '' ? {} : form ? { form: [...new URLSearchParams(exchange.requestBody)].map(([n, v]) => [mark(n), mark(v)] as const) } : { raw: mark(exchange.requestBody) };
+  const authorization = exchange.requestHeaders.authorization;
+  const auth = authorization === undefined ? undefined : planned.auth.get(authorization);
+  return {
+    method: exchange.method,
+    path: exchange.url.startsWith(baseUrl) ? url.pathname : `${url.origin}${url.pathname}`,
+    query: [...url.searchParams].map(([n, v]) => [mark(n), mark(v)] as const),
+    headers,
+    ...body,
+    ...(auth ? { auth } : {}),
+    recordedStatus: exchange.status,
+    recordedBody: redactor ? redactor.text(exchange.responseBody) : exchange.responseBody,
+  };
+}
+
+/** One comment line per line of `text`, with nothing that could end the comment. */
+const comment = (text: string) => text.split(/\r\n|[\n\r\u2028\u2029]/).map((line) => `// ${line}`);
 
 export function reproScript(rule: RuleResult, exchanges: readonly Exchange[], options: ScriptOptions): string {
+  const failure = rule.failure;
   const text = (value: string) => options.redactor?.text(value) ?? value;
-  const auths = new Map<string, string>();
-  for (const exchange of exchanges) {
-    const value = exchange.requestHeaders.authorization;
-    if (value !== undefined && !auths.has(value)) auths.set(value, `AUTH_${auths.size + 1}`);
-  }
-  const message = rule.failure?.message.split('\n')[0] ?? '';
+  const users = failure?.throwawayUsers ?? [];
+  const planned = plan(exchanges, users, options.redactor === undefined);
+  const check = failure?.check;
+  const index = options.checkedIndex;
+  const data: ReproData = {
+    rule: rule.id,
+    baseUrl: options.baseUrl,
+    runTag: options.runTag,
+    asked: planned.asked,
+    secrets: planned.secrets.sources,
+    throwaway: users.map((user) => ({ email: user.email, userId: user.userId, createdBy: planned.asked.findIndex((entry) => entry.email === user.createdBy) })),
+    requests: exchanges.map((exchange) => request(exchange, options.baseUrl, planned, options.redactor)),
+    ...(check ? { check: { ...(options.redactor ? options.redactor.value(check) : check), index } } : {}),
+    summary: text(failure?.message.split('\n')[0] ?? ''),
+  };
   const lines = [
-    '#!/usr/bin/env bash',
-    `# Reproduction of chat-conformance rule ${rule.id} (${rule.endpoint}, section ${rule.section}).`,
-    `# The rule failed: ${text(message)}`,
-    `# ${exchanges.length} request(s): the case's setup and the failing exchange last. Each answer is printed`,
-    '# and its HTTP status compared with the recorded one; the exit status is 0 when every status matched',
-    '# (the failure reproduces), 1 otherwise. IDs created by the setup may differ on another server.',
-    ...(options.notes ?? []).map((note) => `# ${note}`),
-    `# Usage: bash ${rule.id}.sh [BASE_URL]   (default ${options.baseUrl})`,
-    'set -u',
-    `BASE_URL=\${1:-\${BASE_URL:-${options.baseUrl}}}`,
+    '#!/usr/bin/env node',
+    `// Reproduction of chat-conformance rule ${rule.id} (${rule.endpoint}, section ${rule.section}).`,
+    '// The rule failed:',
+    ...comment(text(failure?.message ?? '')).map((line) => line.replace(/^\/\/ /, '//   ')),
+    ...comment(`Checked: ${text(describeCheck(check, index, exchanges.length))}`),
+    `// ${exchanges.length} request(s): ${options.sharedCount > 0 ? `${options.sharedCount} that made fixtures the run shared, then ` : ''}the case's setup and the failing exchange. ${users.length > 0 ? `The ${users.length} throwaway user(s) it used are created again (and deactivated at the end). ` : ''}Names carry a fresh`,
+    '// run tag; IDs the fresh answers give replace the recorded ones in later requests and in the expected value.',
+    '// Exit status: 0 reproduced (the same check failed again), 1 not reproduced (it held), 2 could not run',
+    '// (a credential not given, the setup refused, no answer), 3 cannot tell (the check cannot be re-run from an answer).',
+    ...planned.asked.map((entry) => `// ${entry.variable}: ${entry.description}${entry.recorded !== undefined ? ' (recorded value below)' : ': asked for on a terminal, or set it in the environment'}`),
+    ...(options.notes ?? []).flatMap(comment),
+    `// Usage: node ${rule.id.split('/').pop()}.mjs [BASE_URL]   (default ${options.baseUrl}; needs Node 20 or later)`,
+    `const DATA = ${JSON.stringify(data, null, 1)};`,
+    ...RUNTIME.map((fn) => fn.toString()),
+    'process.exitCode = await reproduce(DATA, { argv: process.argv.slice(2), env: process.env, stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });',
+    '',
   ];
-  for (const [value, name] of auths) {
-    const who = whoseAuthorization(value);
-    if (options.redactor) lines.push(`${name}=\${${name}:?credentials redacted: set ${name} to the Authorization header of ${who} (Basic base64 of email:api_key), or record with --show-credentials}`);
-    else lines.push(`${name}=\${${name}:-${shellQuote(value)}}  # ${who}`);
-  }
-  lines.push(
-    'WORK=$(mktemp -d)',
-    'trap \'rm -rf "$WORK"\' EXIT',
-    'differs=0',
-    'answer() {  # recorded status, actual status',
-    '  cat "$WORK/body"; echo',
-    '  if [ "$1" = "$2" ]; then echo "# HTTP $2 (as recorded)"; else echo "# HTTP $2, recorded HTTP $1"; differs=$((differs + 1)); fi',
-    '}',
-  );
-  exchanges.forEach((exchange, i) => {
-    const index = i + 1;
-    const setup: string[] = [];
-    const args = ['curl', '-sS', '-o', '"$WORK/body"', '-w', "'%{http_code}'"];
-    if (exchange.method === 'HEAD') args.push('-I');
-    else args.push('-X', exchange.method);
-    args.push(urlWord(exchange.url, options.baseUrl));
-    const auth = exchange.requestHeaders.authorization;
-    if (auth !== undefined) args.push('-H', `"Authorization: $${auths.get(auth)}"`);
-    const multipart = multipartBoundary(exchange.requestHeaders['content-type']) !== undefined;
-    for (const [name, value] of Object.entries(exchange.requestHeaders)) {
-      if (OMITTED_HEADERS.has(name) || (multipart && name === 'content-type')) continue;
-      args.push('-H', shellQuote(`${name}: ${text(value)}`));
-    }
-    const body = bodyArgs(exchange, index, setup, text);
-    // A body the parser could not split is sent raw, with its recorded content type.
-    if (multipart && body[0] === '--data-binary') args.push('-H', shellQuote(`content-type: ${exchange.requestHeaders['content-type']}`));
-    args.push(...body);
-    const recorded = exchange.status === 0 ? '000' : String(exchange.status);
-    const path = (() => {
-      try {
-        return new URL(exchange.url).pathname;
-      } catch {
-        return exchange.url;
-      }
-    })();
-    lines.push('', `echo ${shellQuote(`== ${index}/${exchanges.length} ${exchange.method} ${path}`)}`, ...setup, `answer ${recorded} "$(${args.join(' ')})"`);
-  });
-  lines.push(
-    '',
-    'if [ "$differs" -eq 0 ]; then echo "# reproduced: every answer had the recorded status"; exit 0; fi',
-    'echo "# not reproduced: $differs answer(s) had another status than recorded"',
-    'exit 1',
-    '',
-  );
   return lines.join('\n');
 }

@@ -1,7 +1,7 @@
 /**
- * `--repro-dir DIR`: for each failing rule, `DIR/<rule id>.sh` (bash + curl) and `DIR/<rule id>.har`
- * with every exchange of the failing case, its setup included (rule ids contain `/`, so the files
- * sit in one folder per resource).
+ * `--repro-dir DIR`: for each failing rule, `DIR/<rule id>.mjs` (a Node script that re-checks the
+ * failure) and `DIR/<rule id>.har` with every exchange of the failing case, its setup included,
+ * the failing exchange marked (rule ids contain `/`, so the files sit in one folder per resource).
  */
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -38,14 +38,20 @@ export function writeReproductions(dir: string, result: SuiteResult, options: Re
   for (const rule of result.results) {
     const failure = rule.failure;
     if (!failure) continue;
-    const exchanges = failure.reproduction;
-    const redactor = options.redact ? new Redactor(options.secrets).learn(exchanges) : undefined;
+    const shared = failure.sharedSetup ?? [];
+    const exchanges = [...shared, ...failure.reproduction];
+    const checked = failure.check?.exchange === undefined ? -1 : failure.reproduction.findIndex((exchange) => exchange.seq === failure.check?.exchange);
+    const checkedIndex = checked < 0 ? -1 : shared.length + checked;
+    const redactor = options.redact ? new Redactor(options.secrets).learnFailure(failure) : undefined;
     const base = join(dir, rule.id);
     makeDirectory(dirname(base));
-    writeFileSync(`${base}.sh`, reproScript(rule, exchanges, { baseUrl: result.target.baseUrl, notes, ...(redactor ? { redactor } : {}) }), { mode: 0o755 });
-    const har = harLog(exchanges, creator, `chat-conformance rule ${rule.id}: ${failure.message.split('\n')[0] ?? ''}`);
+    const scriptOptions = { baseUrl: result.target.baseUrl, runTag: result.runTag, notes, checkedIndex, sharedCount: shared.length, ...(redactor ? { redactor } : {}) };
+    writeFileSync(`${base}.mjs`, reproScript(rule, exchanges, scriptOptions), { mode: 0o755 });
+    // The checked answer, else the last one (a timeout, an error in the rule) is the failing exchange.
+    const marked = { index: checkedIndex >= 0 ? checkedIndex : exchanges.length - 1, comment: `failing exchange of ${rule.id}: ${failure.message}` };
+    const har = harLog(exchanges, creator, `chat-conformance rule ${rule.id}: ${failure.message.split('\n')[0] ?? ''}`, marked);
     writeFileSync(`${base}.har`, `${JSON.stringify(redactor ? redactor.value(har) : har, null, 2)}\n`);
-    notices.push(`reproduction of ${rule.id} (${exchanges.length} exchanges): ${base}.sh, ${base}.har`);
+    notices.push(`reproduction of ${rule.id} (${exchanges.length} exchanges): ${base}.mjs, ${base}.har`);
   }
   return notices;
 }

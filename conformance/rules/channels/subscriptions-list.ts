@@ -118,7 +118,7 @@ const streamIdUnknown: Rule = {
 const noCredentials: Rule = {
   id: 'subscriptions/no-credentials-unauthorized',
   title: 'every subscription endpoint answers a request without credentials with 401 UNAUTHORIZED and changes nothing',
-  endpoint: 'GET, POST, DELETE /users/me/subscriptions, GET /get_stream_id',
+  endpoint: '/users/me/subscriptions, /get_stream_id',
   section: '5.4',
   writes: false,
   async run(ctx) {

@@ -138,6 +138,8 @@ export interface EventQueue {
   /** Events since the last poll (`GET /events` with `dont_block=true`). */
   poll(): Promise<JsonObject[]>;
   close(): Promise<void>;
+  /** The client that polls it: event waits take their deadline from it (rate-limit waits not counted). */
+  readonly client?: ApiClient;
 }
 
 export async function openQueue(client: ApiClient, eventTypes: readonly string[], capabilities: Readonly<Record<string, boolean>> = {}): Promise<EventQueue> {
@@ -150,6 +152,7 @@ export function queueOf(client: ApiClient, reply: Reply): EventQueue {
   let lastEventId = state.last_event_id;
   return {
     state,
+    client,
     async poll() {
       const got = await client.get('/events', { queue_id: state.queue_id, last_event_id: lastEventId, dont_block: true });
       const events = expectShape(expectSuccess(got), v.object({ events: v.array(v.object({ id: v.int(), type: v.string() })) }), 'events', got).events;

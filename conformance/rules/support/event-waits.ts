@@ -2,25 +2,36 @@
  * Waiting for events the way a production server needs: it answers before its events are
  * delivered (Django -> RabbitMQ -> Tornado), so a positive check polls until the event is seen or
  * a deadline passes, and a negative check sends a sentinel event afterwards and looks only at
- * what arrived before it (events reach a queue in the order they were sent).
+ * what arrived before it (events reach a queue in the order they were sent). The deadline does
+ * not count time spent waiting out the target's rate limit (a poll may wait up to a minute).
  */
 import type { ApiClient, JsonObject } from '../../client/api-client.js';
+import { type Deadline, RateLimitWaits } from '../../client/rate-limit-waits.js';
 import { fail } from '../../expect/assert.js';
 import type { EventQueue } from './channel-fixtures.js';
 
-/** How long a check waits for an event before it concludes the event is not coming. */
+/** How long a check waits for an event before it concludes the event is not coming (rate-limit waits not counted). */
 export const EVENT_DEADLINE_MS = 10_000;
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * A deadline `ms` ahead on the clock of `client`'s run, which stands still while a request waits
+ * out the target's rate limit; a plain wall-clock deadline without a client. For rules that poll
+ * in a loop of their own: `const deadline = eventDeadline(client); while (!deadline.passed) ...`.
+ */
+export function eventDeadline(client: ApiClient | undefined, ms = EVENT_DEADLINE_MS): Deadline {
+  return (client?.waits ?? new RateLimitWaits()).deadline(ms);
+}
+
 /** Polls `queue` until `done` accepts everything received so far, or the deadline passes; returns it all. */
 export async function pollUntil(queue: EventQueue, done: (events: readonly JsonObject[]) => boolean, deadlineMs = EVENT_DEADLINE_MS): Promise<JsonObject[]> {
   const received: JsonObject[] = [];
-  const end = Date.now() + deadlineMs;
+  const deadline = eventDeadline(queue.client, deadlineMs);
   let wait = 5;
   for (;;) {
     received.push(...(await queue.poll()));
-    if (done(received) || Date.now() >= end) return received;
+    if (done(received) || deadline.passed) return received;
     await pause(wait);
     wait = Math.min(wait * 2, 250);
   }

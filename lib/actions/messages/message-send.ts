@@ -2,6 +2,7 @@
  * `POST /messages` (reference §2.1): recipients, topic, content and the sender's right to post,
  * checked in the real server's order (view parsing, `Addressee.legacy_build`, `check_message`).
  */
+import { MAX_USER_IDS, tooManyItems } from '../../input/limits.js';
 import { ApiError, badRequest } from '../../errors.js';
 import type { Recipient } from '../../entities/message.js';
 import type { Stream } from '../../entities/stream.js';
@@ -70,6 +71,7 @@ function privateRecipients(raw: string): string[] | number[] {
   }
   if (typeof data === 'string') data = data.split(',');
   if (!Array.isArray(data)) throw badRequest('Invalid data type for recipients');
+  if (data.length > MAX_USER_IDS) throw tooManyItems('to', MAX_USER_IDS);
   if (data.length === 0) return [];
   const mixed = () => badRequest('Recipient lists may contain emails or user IDs, but not both.');
   if (typeof data[0] === 'string') {

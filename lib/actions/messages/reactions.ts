@@ -3,7 +3,7 @@
  * checks in its order: message access, emoji lookup, already reacted / not reacted, emoji
  * validity; then the change and a `reaction` event to everyone who may read the message.
  */
-import { checkEmoji, emojiDataByName, normalizeReactionType } from '../../input/emoji.js';
+import { checkEmoji, emojiDataByName } from '../../input/emoji.js';
 import type { Message, Reaction } from '../../entities/message.js';
 import type { User } from '../../entities/user.js';
 import { ApiError, badRequest } from '../../errors.js';
@@ -41,7 +41,9 @@ const findReaction = (message: Message, userId: number | null, code: string, typ
 export function addReaction(world: World, user: User, messageId: number, request: AddReactionRequest): void {
   const message = accessMessage(world, user, messageId, { modifying: true });
   let code = request.emojiCode;
-  let type = request.reactionType === undefined ? undefined : normalizeReactionType(request.reactionType);
+  // The type is taken as sent: the description's `service_extra_emoji` status alias is not a
+  // reaction type on the real server (`check_emoji_request`: `Invalid emoji type.`).
+  let type = request.reactionType;
   if (code === undefined || type === undefined) {
     const data = emojiDataByName(world, request.emojiName);
     code ??= data.emojiCode;
@@ -68,7 +70,7 @@ export function removeReaction(world: World, user: User, messageId: number, requ
     if (request.emojiName === undefined) throw badRequest('At least one of the following arguments must be present: emoji_name, emoji_code');
     code = emojiDataByName(world, request.emojiName).emojiCode;
   }
-  const reaction = findReaction(message, user.id, code, normalizeReactionType(request.reactionType));
+  const reaction = findReaction(message, user.id, code, request.reactionType);
   if (!reaction) throw reactionError(world, 'REACTION_DOES_NOT_EXIST', "Reaction doesn't exist.");
   message.reactions.splice(message.reactions.indexOf(reaction), 1);
   world.events.send(reactionEvent(world, 'remove', message, reaction), actionAudience(world, [message]));

@@ -7,6 +7,8 @@
 import type { User } from '../../entities/user.js';
 import { alertWordsOf } from '../../queries/personal/muted-lists.js';
 import type { World } from '../../state/world.js';
+import { badRequest } from '../../errors.js';
+import { MAX_ALERT_WORDS } from '../../input/limits.js';
 
 /** The longest alert word, in characters (`AlertWord.MAX_ALERT_WORD_LENGTH`). */
 export const MAX_ALERT_WORD_LENGTH = 100;
@@ -30,7 +32,10 @@ export function addAlertWords(world: World, user: User, words: readonly string[]
     if (word === '' || existing.has(word.toLowerCase())) continue;
     added.set(word.toLowerCase(), word);
   }
-  return store(world, user, [...current, ...added.values()]);
+  const all = [...current, ...added.values()];
+  // Every message a user receives is searched for their words: their number has a ceiling.
+  if (all.length > MAX_ALERT_WORDS) throw badRequest(`Too many alert words (limit: ${MAX_ALERT_WORDS}).`);
+  return store(world, user, all);
 }
 
 /** Removes each given word, matched case-insensitively and without stripping; unknown words are ignored. */

@@ -10,6 +10,10 @@ import type { User } from '../../entities/user.js';
 import { toApiAttachment, uploadSpaceUsed } from '../../queries/personal/attachments.js';
 import { newPathId, unquote } from '../../uploads/names.js';
 import type { World } from '../../state/world.js';
+import { oneOf, trimWhere } from '../../input/strings.js';
+
+/** Punctuation after a link that is taken as the sentence's, not the path's. */
+const isTrailingPunctuation = oneOf('.,;:!?');
 
 /** Files never referenced by a message are deleted this long after upload (the real server's default: 5 weeks). */
 export const UNCLAIMED_ATTACHMENT_LIFETIME_MS = 5 * 7 * 24 * 60 * 60 * 1000;
@@ -80,7 +84,7 @@ export function referencedPathIds(content: string): Set<string> {
   const paths = new Set<string>();
   for (const match of content.matchAll(/\/user_uploads\/([^\s)\]>"'<]+)/g)) {
     const raw = match[1] as string;
-    for (const candidate of [raw, raw.replace(/[.,;:!?]+$/, '')]) {
+    for (const candidate of [raw, trimWhere(raw, isTrailingPunctuation, 'end')]) {
       paths.add(candidate);
       paths.add(unquote(candidate));
     }

@@ -11,6 +11,8 @@ import { apiEmail } from '../../queries/users/users.js';
 import { float, int, keyPath, list, literal, nullable, object, optional, required, schema, type Schema, str, union } from '../../input/schema.js';
 import { pythonRstrip, truncateText, truncateTopic } from '../../input/topic-names.js';
 import type { World } from '../../state/world.js';
+import { isUnicodeWhiteSpace, trimWhere } from '../../input/strings.js';
+import { MAX_USER_IDS } from '../../input/limits.js';
 
 export interface DraftInput {
   readonly type: DraftType;
@@ -21,10 +23,8 @@ export interface DraftInput {
   readonly timestamp?: number | null;
 }
 
-/** Unicode White_Space: what pydantic's `strip_whitespace` (Rust `str::trim`) removes; unlike Python it keeps U+001C..U+001F. */
-const WHITE_SPACE = '\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
-const SURROUNDING_WHITE_SPACE = new RegExp(`^[${WHITE_SPACE}]+|[${WHITE_SPACE}]+$`, 'gu');
-const stripUnicodeWhitespace = (text: string): string => text.replace(SURROUNDING_WHITE_SPACE, '');
+/** What pydantic's `strip_whitespace` (Rust `str::trim`) removes; unlike Python it keeps U+001C..U+001F. */
+const stripUnicodeWhitespace = (text: string): string => trimWhere(text, isUnicodeWhiteSpace);
 
 /** `RequiredStringConstraint`: stripped (Unicode White_Space), then at least one character. */
 const requiredString = schema<string>((value, path) => {
@@ -35,7 +35,7 @@ const requiredString = schema<string>((value, path) => {
 
 const DRAFT_FIELDS = {
   type: required(literal<DraftType>('private', 'stream', '')),
-  to: required(list(int)),
+  to: required(list(int, MAX_USER_IDS)),
   topic: required(str),
   content: required(requiredString),
   timestamp: optional(nullable(union(int, float))),

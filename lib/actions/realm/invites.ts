@@ -4,6 +4,7 @@
  * recorded in `World.outbox`. Every change sends `invites_changed` to the realm's
  * administrators and to the invitation's referrer.
  */
+import { MAX_LIST_ITEMS, tooManyItems } from '../../input/limits.js';
 import { ApiError, badRequest, insufficientPermission, mustBeAdministrator, mustBeOwner } from '../../errors.js';
 import { isValidEmail } from '../../input/email.js';
 import type { EmailInvite, InviteTerms, MultiuseInvite } from '../../entities/invite.js';
@@ -127,6 +128,7 @@ export function inviteUsers(world: World, actor: User, rawEmails: string, reques
   checkTerms(actor, request);
   if (rawEmails === '') throw badRequest('You must specify at least one email address.');
   const emails = inviteeEmails(rawEmails);
+  if (emails.length > MAX_LIST_ITEMS) throw tooManyItems('invitee_emails', MAX_LIST_ITEMS);
   checkStreams(world, actor, request.streamIds);
   for (const id of request.groupIds) accessUserGroupForUpdate(world, actor, id, ['add_members']);
   if (realmProperty(world, 'invite_required') !== true && !isAdministrator(actor) && actor.dateJoined > world.now() - MIN_INVITER_AGE_MS) {

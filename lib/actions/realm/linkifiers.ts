@@ -7,7 +7,8 @@ import { badRequest } from '../../errors.js';
 import type { Linkifier } from '../../entities/realm-records.js';
 import { FEATURES } from '../../features.js';
 import { linkifierError } from '../../patterns/linkifier-validation.js';
-import { formatToTemplate, linkifiersState, realmFiltersState } from '../../queries/realm/linkifiers.js';
+import { linkifiersState, realmFiltersState } from '../../queries/realm/linkifiers.js';
+import { formatToTemplate } from '../../patterns/format-strings.js';
 import type { World } from '../../state/world.js';
 
 /** What the client sent, already stripped; `target` is a template, or a format string before FL 176. */

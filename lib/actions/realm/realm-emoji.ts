@@ -3,7 +3,8 @@
  * views check them. Every change sends the complete `realm_emoji` object (deactivated emoji
  * included) to every active account of the realm.
  */
-import { badRequest, insufficientPermission, resourceNotFound } from '../../errors.js';
+import { ApiError, badRequest, insufficientPermission, resourceNotFound } from '../../errors.js';
+import { checkDecodableImage } from '../../uploads/image-types.js';
 import { EMOJI_NAME_TO_CODE } from '../../data/emoji-names.js';
 import { isAdministrator, type User } from '../../entities/user.js';
 import { activeRealmUserIds } from '../../queries/users/access.js';
@@ -68,7 +69,9 @@ export function addRealmEmoji(world: World, author: User, rawName: string, files
     throw badRequest(`Uploaded file is larger than the allowed limit of ${MAX_EMOJI_FILE_SIZE_MIB} MiB`);
   }
   const extension = EMOJI_IMAGE_TYPES.get(file.contentType.toLowerCase());
-  if (extension === undefined) throw badRequest('Invalid image format');
+  if (extension === undefined) throw new ApiError('BAD_IMAGE', 400, 'Invalid image format');
+  // The declared type only chooses the stored extension; the bytes must decode as an image.
+  checkDecodableImage(file.bytes);
   const id = world.ids.next('emoji');
   world.realmEmoji.set(id, {
     id,

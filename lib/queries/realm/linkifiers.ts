@@ -18,10 +18,6 @@ export function templateToFormat(template: string): string {
   return template.replace(/\{([^{}+#./;?&,=!@|*:]+)\}/g, '%($1)s');
 }
 
-/** `%(name)s` to `{name}`: how a legacy format string is stored. */
-export function formatToTemplate(format: string): string {
-  return format.replace(/(?<!%)%\(([^()]+)\)s/g, '{$1}');
-}
 
 export function toApiLinkifier(world: World, linkifier: Linkifier): ApiLinkifier {
   if (world.has(FEATURES.LINKIFIER_URL_TEMPLATE)) {

@@ -96,7 +96,7 @@ const WILDCARD_POLICY = new Map<SystemGroupName, number>([
 ]);
 
 /** A deprecated enum twin of a group setting: the enum of its system group (members otherwise). */
-function legacyPolicy(world: World, setting: GroupSetting, table: ReadonlyMap<SystemGroupName, number>, fallback: number): number {
+export function legacyPolicy(world: World, setting: GroupSetting, table: ReadonlyMap<SystemGroupName, number>, fallback: number): number {
   const name = systemGroupName(world, setting);
   return (name && table.get(name)) ?? fallback;
 }

@@ -9,6 +9,7 @@ import { type Feature, FEATURES } from '../../features.js';
 import { realmProperty } from '../../settings/realm-properties.js';
 import type { World } from '../../state/world.js';
 import { addRealmPermissionFields, supportedPermissionSettings } from './realm-permission-state.js';
+import { addLegacyPolicyFields } from './legacy-policy-state.js';
 import { addLimitFields, addServerFields } from './server-limits-state.js';
 import { Fields, type RegisterOptions } from './state-fields.js';
 
@@ -112,6 +113,7 @@ export function realmState(world: World, _user: User, options: RegisterOptions):
   addLimitFields(world, fields);
   addRealmSettingFields(world, fields, options);
   addRealmPermissionFields(world, fields);
+  addLegacyPolicyFields(world, fields);
   addServerFields(world, fields, options);
   addChannelFields(world, fields);
   fields.since(FEATURES.PERMISSION_METADATA, 'server_supported_permission_settings', supportedPermissionSettings(world));

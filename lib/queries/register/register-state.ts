@@ -32,6 +32,9 @@ import { starredMessageIds, unreadMessagesState } from '../messages/unread.js';
 import { userGroupsState } from '../groups/user-groups.js';
 import { userStatusState } from '../users/user-status.js';
 import { mutedTopicsState, userTopicsState } from '../personal/user-topics.js';
+import { defaultStreamGroupsState, defaultStreamsState, streamsState } from './channel-state.js';
+import { EMPTY_STATE_FUNCTIONS } from './empty-state.js';
+import { recentPrivateConversations } from '../messages/recent-conversations.js';
 
 export type { RegisterOptions, ServerInfo, StateFunction } from './state-fields.js';
 
@@ -101,6 +104,10 @@ export const STATE_FUNCTIONS: ReadonlyMap<string, StateFunction> = new Map<strin
   ['starred_messages', (world, user) => ({ starred_messages: starredMessageIds(world, user) })],
   ['drafts', (world, user) => ({ drafts: draftsState(world, user) })],
   ['subscription', subscriptionFields],
+  ['stream', streamsState],
+  ['default_streams', defaultStreamsState],
+  ['default_stream_groups', defaultStreamGroupsState],
+  ['recent_private_conversations', (world, user) => ({ recent_private_conversations: recentPrivateConversations(world, user) })],
   ['presence', presenceFields],
   ['realm_user_groups', (world, user, o) => ({ realm_user_groups: userGroupsState(world, user, { includeDeactivated: o.capabilities.includeDeactivatedGroups }) })],
   // `muted_topics` only when the client did not explicitly ask for its replacement, `user_topic`.
@@ -123,6 +130,7 @@ export const STATE_FUNCTIONS: ReadonlyMap<string, StateFunction> = new Map<strin
   ['custom_profile_fields', (world, _user, o) => profileFieldsRegisterState(world, o.capabilities.pronounsFieldTypeSupported)],
   // The legacy tuple list; always empty since FL 176.
   ['realm_filters', (world) => ({ realm_filters: realmFiltersState(world) })],
+  ...EMPTY_STATE_FUNCTIONS,
 ]);
 
 /** Whether the client wants the state of `type`. */

@@ -26,6 +26,8 @@ export interface RegisterOptions {
   /** `presence_history_limit_days`; null means the server default (14). */
   readonly presenceHistoryLimitDays: number | null;
   readonly includeSubscribers: 'true' | 'false' | 'partial';
+  /** `include_streams` (default true): whether `streams` is sent when the `stream` type is wanted. */
+  readonly includeStreams: boolean;
   /** The types whose state was asked for; null means every type. */
   readonly fetchEventTypes: readonly string[] | null;
   /** The realm URL as this request sees it. */

@@ -40,7 +40,7 @@ const UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Cn}\p{Co}\p{Cs}]/u;
 
 /**
  * The real server's `check_full_name`: strips, then refuses names over 100 or under 2 code
- * points, forbidden or unprintable characters, and names ending in `|<digits>` (the mention syntax).
+ * points, forbidden or unprintable characters, and raw names ending in `|<digits>` (the mention syntax).
  */
 export function checkFullName(raw: string, unique?: UniqueNameScope): string {
   const name = raw.trim();
@@ -48,7 +48,9 @@ export function checkFullName(raw: string, unique?: UniqueNameScope): string {
   if (length > MAX_NAME_LENGTH) throw badRequest('Name too long!');
   if (length < MIN_NAME_LENGTH) throw badRequest('Name too short!');
   if ([...name].some((c) => NAME_INVALID_CHARS.has(c)) || UNPRINTABLE.test(name)) throw badRequest('Invalid characters in name!');
-  if (/\|\d+$/.test(name)) throw badRequest('Invalid format!');
+  // On the raw name, as Python's `re.search(r"\|\d+$", full_name_raw)`: Unicode digits, and `$`
+  // also matches before a final newline; so `Bob|12 ` passes and `Bob|12\n` does not.
+  if (/\|\p{Nd}+\n?$/u.test(raw)) throw badRequest('Invalid format!');
   if (unique && realmProperty(unique.world, 'require_unique_names') === true) checkUniqueName(unique, name);
   return name;
 }

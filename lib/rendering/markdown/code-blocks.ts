@@ -10,6 +10,9 @@ import { codeLanguageName } from './code-languages.js';
 import { contextOf } from './context.js';
 import { escapeAttribute } from './escape.js';
 import { renderDisplayMath } from './tex.js';
+import { oneOf, trimWhere } from '../../input/strings.js';
+
+const isSpaceOrTab = oneOf(' \t');
 
 /** `~~~ .python`, `{python}`, `spoiler Header text`: the language, then a header. */
 const INFO = /^\{?\.?([a-zA-Z0-9_+\-./#]*)\s*(.*?)\}?$/s;
@@ -21,10 +24,12 @@ export function parseFenceInfo(info: string): { language: string; header: string
 
 /** Pygments' treatment of the body: trailing spaces of each line and blank edge lines removed. */
 function codeBody(content: string): string {
-  const lines = content.split('\n').map((line) => line.replace(/[ \t]+$/, ''));
-  while (lines.length > 0 && lines[0] === '') lines.shift();
-  while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
-  return lines.map((line) => `${escapeAttribute(line)}\n`).join('');
+  const lines = content.split('\n').map((line) => trimWhere(line, isSpaceOrTab, 'end'));
+  let first = 0;
+  let end = lines.length;
+  while (first < end && lines[first] === '') first++;
+  while (end > first && lines[end - 1] === '') end--;
+  return lines.slice(first, end).map((line) => `${escapeAttribute(line)}\n`).join('');
 }
 
 function codeBlock(content: string, language: string): string {

@@ -16,11 +16,12 @@ import { bool, int, list, object, required, str as jsonStr, union } from '../../
 import { MAX_TOPIC_LENGTH } from '../../../lib/input/topic-names.js';
 import { authed, type AuthedContext, type RouteDef } from '../../app/endpoint.js';
 import { json, literalStr, str } from '../../app/params.js';
+import { MAX_CHANNELS } from '../../../lib/input/limits.js';
 
 const propertyChange = object({ stream_id: required(int), property: required(jsonStr), value: required(union(bool, jsonStr)) });
 
 const updateProperties = authed({
-  params: { subscription_data: json(list(propertyChange)).required() },
+  params: { subscription_data: json(list(propertyChange, MAX_CHANNELS)).required() },
   run({ world, user }, args) {
     updateSubscriptionProperties(world, user, args.subscription_data as PropertyChange[]);
     return {};

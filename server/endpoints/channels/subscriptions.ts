@@ -19,6 +19,7 @@ import { codePointLength } from '../../../lib/input/topic-names.js';
 import type { World } from '../../../lib/state/world.js';
 import { authed, type RouteDef } from '../../app/endpoint.js';
 import { json, Param, str as plainStr } from '../../app/params.js';
+import { MAX_CHANNELS, MAX_SUBSCRIPTION_CHANGES, MAX_USER_IDS } from '../../../lib/input/limits.js';
 
 /** `check_color`: Python's `$` also matches before a final newline. */
 const color = refine(str, (value, path) => {
@@ -37,7 +38,7 @@ const subscriptionItem = object(
   { extra: 'ignore' },
 );
 
-const principals = union(list(str), list(int));
+const principals = union(list(str, MAX_USER_IDS), list(int, MAX_USER_IDS));
 
 const topicsPolicy = refine(str, (value, path) => {
   if (!(TOPICS_POLICIES as readonly string[]).includes(value)) throw badRequest(`Invalid ${path}`);
@@ -46,7 +47,7 @@ const topicsPolicy = refine(str, (value, path) => {
 const groupSetting = (since: Feature) => json(groupSettingValue).availableFrom(since);
 
 const subscribeParams = {
-  subscriptions: json(list(subscriptionItem)).required(),
+  subscriptions: json(list(subscriptionItem, MAX_CHANNELS)).required(),
   invite_only: json(bool).default(false),
   is_web_public: json(bool).default(false).availableFrom(FEATURES.SUBSCRIBE_WEB_PUBLIC, { otherwise: false }),
   is_default_stream: json(bool).default(false).availableFrom(FEATURES.SUBSCRIBE_DEFAULT_STREAM, { otherwise: false }),
@@ -91,6 +92,13 @@ function checkLevelRules(world: World, args: Partial<SubscribeArgs>): void {
   }
 }
 
+/** One request changes at most MAX_SUBSCRIPTION_CHANGES channel-user pairs: each is a row, an event and a notice. */
+function checkChangeCount(channels: number, principals: readonly unknown[] | undefined): void {
+  if (channels * Math.max(1, principals?.length ?? 0) > MAX_SUBSCRIPTION_CHANGES) {
+    throw badRequest(`Too many subscription changes in one request (limit: ${MAX_SUBSCRIPTION_CHANGES} channel-user pairs).`);
+  }
+}
+
 function groupSettingsOf(args: SubscribeArgs): Map<ChannelPermissionSetting, GroupSettingInput> {
   const settings = new Map<ChannelPermissionSetting, GroupSettingInput>();
   for (const setting of CHANNEL_PERMISSION_SETTINGS) {
@@ -109,6 +117,7 @@ const subscribeEndpoint = authed({
   params: subscribeParams,
   run({ world, user }, args) {
     checkLevelRules(world, args);
+    checkChangeCount(args.subscriptions.length, args.principals as readonly unknown[] | undefined);
     const legacyPostPolicy = args.stream_post_policy ?? (args.is_announcement_only ? 2 : undefined);
     return subscribe(world, user, {
       subscriptions: args.subscriptions,
@@ -146,11 +155,12 @@ const listEndpoint = authed({
 
 const unsubscribeEndpoint = authed({
   params: {
-    subscriptions: json(list(str)).required(),
+    subscriptions: json(list(str, MAX_CHANNELS)).required(),
     principals: json(principals),
   },
   run({ world, user }, args) {
     checkLevelRules(world, { principals: args.principals });
+    checkChangeCount(args.subscriptions.length, args.principals as readonly unknown[] | undefined);
     return unsubscribe(world, user, { names: args.subscriptions, principals: args.principals ?? [] });
   },
 });

@@ -15,6 +15,7 @@ import { accessUserGroupForRead, groupMemberIds, groupSubgroupIds, userGroupsSta
 import { bool, int, list } from '../../../lib/input/schema.js';
 import { authed, type AuthedContext, type RouteDef } from '../../app/endpoint.js';
 import { json, str } from '../../app/params.js';
+import { MAX_USER_IDS } from '../../../lib/input/limits.js';
 
 /** Guests first, then bots (`require_member_or_admin`). */
 function memberOrAdmin({ user }: AuthedContext): void {
@@ -23,7 +24,7 @@ function memberOrAdmin({ user }: AuthedContext): void {
 }
 
 const groupId = (path: ReadonlyMap<string, string>): number => Number(path.get('user_group_id'));
-const ids = json(list(int));
+const ids = json(list(int, MAX_USER_IDS));
 const setting = json(groupSettingValue);
 
 /** Parameters in the real server's order (alphabetical, as its signature declares them). */

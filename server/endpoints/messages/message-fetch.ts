@@ -1,51 +1,32 @@
 /**
  * Reading message history: `GET /messages` (anchor windows, `message_ids`, narrows, search
- * highlighting; spectators may read web-public channels) and `GET /messages/matches_narrow`,
+ * highlighting) and `GET /messages/matches_narrow`,
  * with the real server's parameters, order of checks and errors.
  */
 import type { Message } from '../../../lib/entities/message.js';
-import type { User } from '../../../lib/entities/user.js';
-import { badRequest, unauthorized } from '../../../lib/errors.js';
+import { badRequest } from '../../../lib/errors.js';
 import { FEATURES } from '../../../lib/features.js';
 import { compileNarrow } from '../../../lib/narrow/predicates.js';
 import { searchFields } from '../../../lib/narrow/search.js';
-import { narrowParameter, type NarrowTerm } from '../../../lib/narrow/terms.js';
+import { narrowParameter } from '../../../lib/narrow/terms.js';
 import { resolveWith } from '../../../lib/narrow/with.js';
 import { firstUnreadAnchor, limitToRange, matchingMessages } from '../../../lib/queries/messages/message-fetch.js';
 import { fetchedMessages } from '../../../lib/queries/messages/message-fetch-view.js';
 import { allowEmptyTopic } from '../../../lib/queries/messages/messages.js';
 import { bool, int, list, nullable } from '../../../lib/input/schema.js';
-import type { World } from '../../../lib/state/world.js';
-import { authenticate } from '../../app/auth.js';
-import { authed, open, type RouteDef } from '../../app/endpoint.js';
+import { authed, type RouteDef } from '../../app/endpoint.js';
 import { json, str } from '../../app/params.js';
-import type { ApiRequest } from '../../app/request.js';
 import { anyJson, nonNegativeInt, parseAnchor } from './message-range.js';
+import { MAX_MESSAGE_IDS } from '../../../lib/input/limits.js';
 
 export const MAX_MESSAGES_PER_FETCH = 5000;
 
-
-/** The user authenticated by the gate, per request (spectators have none). */
-const viewers = new WeakMap<ApiRequest, User>();
-
-const SPECTATOR_OPERATORS = new Set(['channel', 'stream', 'channels', 'streams', 'topic', 'sender', 'has', 'search', 'near', 'id']);
-
-/** A spectator's narrow must ask for web-public channels and use only public operators; else 401. */
-function checkSpectatorNarrow(world: World, narrow: readonly NarrowTerm[]): NarrowTerm[] {
-  // The realm must allow spectators and have a web-public channel that is not archived.
-  const hasWebPublic = [...world.streams.values()].some((stream) => stream.isWebPublic && !stream.isArchived);
-  if (!world.realm.enableSpectatorAccess || !hasWebPublic) throw unauthorized();
-  const cleaned = narrow.filter((term) => !(term.operator === 'in' && term.operand === 'home' && !term.negated));
-  const isWebPublic = cleaned.some((t) => (t.operator === 'channels' || t.operator === 'streams') && t.operand === 'web-public' && !t.negated);
-  if (!isWebPublic || !cleaned.every((term) => SPECTATOR_OPERATORS.has(term.operator))) throw unauthorized();
-  return cleaned;
-}
-
-export const getMessages = open({
-  gate({ world, request }) {
-    const header = request.headers.get('authorization');
-    if (header !== undefined) viewers.set(request, authenticate(world, header));
-  },
+/**
+ * Authenticated only: the real server serves spectators (web-public reading without an account)
+ * on the web app's `/json` routes alone; on `/api/v1` a request without credentials is refused
+ * before any parameter is read (zerver/lib/rest.py `rest_dispatch`).
+ */
+export const getMessages = authed({
   params: {
     anchor: str(),
     include_anchor: json(bool).default(true).availableFrom(FEATURES.FETCH_INCLUDE_ANCHOR, { otherwise: true }),
@@ -56,10 +37,9 @@ export const getMessages = open({
     client_gravatar: json(bool),
     apply_markdown: json(bool).default(true),
     allow_empty_topic_name: json(bool).default(false).availableFrom(FEATURES.EMPTY_TOPIC),
-    message_ids: json(nullable(list(nonNegativeInt))).availableFrom(FEATURES.FETCH_MESSAGE_IDS),
+    message_ids: json(nullable(list(nonNegativeInt, MAX_MESSAGE_IDS))).availableFrom(FEATURES.FETCH_MESSAGE_IDS),
   },
-  run({ world, request }, args) {
-    const viewer = viewers.get(request) ?? null;
+  run({ world, user: viewer }, args) {
     const messageIds = args.message_ids ?? undefined;
     if (messageIds !== undefined && (args.num_before || args.num_after || args.anchor !== undefined || args.use_first_unread_anchor)) {
       const parameters = 'num_before, num_after, anchor, message_ids, include_anchor, use_first_unread_anchor';
@@ -67,18 +47,17 @@ export const getMessages = open({
     }
     const includeAnchor = messageIds === undefined && args.include_anchor;
     const anchor = messageIds === undefined ? parseAnchor(args.anchor, args.use_first_unread_anchor) : undefined;
-    let narrow = resolveWith(world, viewer, narrowParameter(world, { nullable: true }).parse(args.narrow, 'narrow'));
+    const narrow = resolveWith(world, viewer, narrowParameter(world, { nullable: true }).parse(args.narrow, 'narrow'));
     const requested = messageIds === undefined ? args.num_before + args.num_after : messageIds.length;
     if (requested > MAX_MESSAGES_PER_FETCH) throw badRequest(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
     if (args.num_before > 0 && args.num_after > 0 && !includeAnchor) throw badRequest('The anchor can only be excluded at an end of the range');
-    if (viewer === null) narrow = checkSpectatorNarrow(world, narrow);
 
     const matches = matchingMessages(world, viewer, narrow);
     const view = {
       applyMarkdown: args.apply_markdown,
       allowEmptyTopicName: allowEmptyTopic(world, args.allow_empty_topic_name),
-      // Spectators never get gravatar hints; readers default to them from level 92.
-      clientGravatar: viewer !== null && (args.client_gravatar ?? world.has(FEATURES.CLIENT_GRAVATAR_DEFAULT_TRUE)),
+      // Readers default to gravatar hints from level 92.
+      clientGravatar: args.client_gravatar ?? world.has(FEATURES.CLIENT_GRAVATAR_DEFAULT_TRUE),
       search: matches.search,
     };
     if (messageIds !== undefined) {
@@ -103,7 +82,7 @@ export const getMessages = open({
 /** Which of the given messages (among those the user received) match the narrow. */
 export const matchesNarrow = authed({
   params: {
-    msg_ids: json(list(int)).required(),
+    msg_ids: json(list(int, MAX_MESSAGE_IDS)).required(),
     narrow: json(anyJson).required(),
   },
   run({ world, user }, args) {

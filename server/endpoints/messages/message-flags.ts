@@ -8,11 +8,12 @@ import { FEATURES } from '../../../lib/features.js';
 import { int, list } from '../../../lib/input/schema.js';
 import { authed, type RouteDef } from '../../app/endpoint.js';
 import { json, str } from '../../app/params.js';
+import { MAX_MESSAGE_IDS } from '../../../lib/input/limits.js';
 
 const flags = authed({
   params: {
     flag: str().required(),
-    messages: json(list(int)).required(),
+    messages: json(list(int, MAX_MESSAGE_IDS)).required(),
     op: str().required(),
   },
   run({ world, user }, args) {

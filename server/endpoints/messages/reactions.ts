@@ -1,7 +1,7 @@
 /**
  * `POST` and `DELETE /messages/{message_id}/reactions`: `emoji_name` (required to add),
- * `emoji_code`, `reaction_type` (`unicode_emoji`, `realm_emoji`, `zulip_extra_emoji`; the
- * description's `service_extra_emoji` is read as `zulip_extra_emoji`).
+ * `emoji_code`, `reaction_type` (`unicode_emoji`, `realm_emoji`, `zulip_extra_emoji`; anything
+ * else, the description's status alias `service_extra_emoji` included, is `Invalid emoji type.`).
  */
 import { addReaction, removeReaction } from '../../../lib/actions/messages/reactions.js';
 import { authed, type RouteDef } from '../../app/endpoint.js';

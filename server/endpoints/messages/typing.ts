@@ -10,6 +10,7 @@ import { pythonStrip } from '../../../lib/input/topic-names.js';
 import type { World } from '../../../lib/state/world.js';
 import { authed, type RouteDef } from '../../app/endpoint.js';
 import { json, literalStr, str } from '../../app/params.js';
+import { MAX_USER_IDS } from '../../../lib/input/limits.js';
 
 type TypingType = 'direct' | 'private' | 'stream' | 'channel';
 
@@ -26,7 +27,7 @@ function allowedTypes(world: World): TypingType[] {
 
 const typing = authed({
   params: {
-    to: json(nullable(list(int))),
+    to: json(nullable(list(int, MAX_USER_IDS))),
     op: literalStr('start', 'stop').required(),
     type: literalStr<TypingType>('direct', 'private', 'stream', 'channel').availableFrom(FEATURES.STREAM_TYPING),
     stream_id: json(nullable(int)).availableFrom(FEATURES.TYPING_STREAM_ID),

@@ -6,6 +6,7 @@ import { list, refine, str } from '../../../lib/input/schema.js';
 import { codePointLength } from '../../../lib/input/topic-names.js';
 import { authed, type RouteDef } from '../../app/endpoint.js';
 import { json } from '../../app/params.js';
+import { MAX_ALERT_WORDS } from '../../../lib/input/limits.js';
 
 /** Each word at most 100 characters, checked before stripping, as pydantic's constraint does. */
 const alertWord = refine(str, (value, path) => {
@@ -20,14 +21,14 @@ const listAlertWords = authed({
 });
 
 const addWords = authed({
-  params: { alert_words: json(list(alertWord)).required() },
+  params: { alert_words: json(list(alertWord, MAX_ALERT_WORDS)).required() },
   run({ world, user }, args) {
     return { alert_words: addAlertWords(world, user, args.alert_words) };
   },
 });
 
 const removeWords = authed({
-  params: { alert_words: json(list(str)).required() },
+  params: { alert_words: json(list(str, MAX_ALERT_WORDS)).required() },
   run({ world, user }, args) {
     return { alert_words: removeAlertWords(world, user, args.alert_words) };
   },

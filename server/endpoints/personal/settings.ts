@@ -73,6 +73,7 @@ const updateSettings = authed({
     if (user.isBot) throw notForBots();
   },
   params: {},
+  paramsAt: declaredParams,
   run({ app, world, user, params }) {
     const { values, consumed } = readDeclared(world, declaredParams(world), params);
     const settings = new Map<string, SettingValue>();

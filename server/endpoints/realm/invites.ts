@@ -19,6 +19,7 @@ import { invitesControlledBy } from '../../../lib/queries/realm/invites.js';
 import { bool, int, list, nullable, oneOf } from '../../../lib/input/schema.js';
 import { type AuthedContext, authed, type RouteDef } from '../../app/endpoint.js';
 import { json, str } from '../../app/params.js';
+import { MAX_CHANNELS, MAX_USER_IDS } from '../../../lib/input/limits.js';
 
 /** The real server's `INVITATION_LINK_VALIDITY_DAYS` default. */
 const DEFAULT_VALIDITY_DAYS = 10;
@@ -36,7 +37,7 @@ const multiuseGate = (ctx: AuthedContext): void => {
 
 /** Parameters both invitation kinds share, in the real server's (alphabetical) order. */
 const termParams = {
-  group_ids: json(nullable(list(int))).availableFrom(FEATURES.INVITE_GROUP_IDS),
+  group_ids: json(nullable(list(int, MAX_USER_IDS))).availableFrom(FEATURES.INVITE_GROUP_IDS),
   include_realm_default_subscriptions: json(bool).default(false).availableFrom(FEATURES.INVITE_DEFAULT_SUBSCRIPTIONS, { otherwise: false }),
   invite_as: json(oneOf(int, [ROLE.OWNER, ROLE.ADMINISTRATOR, ROLE.MODERATOR, ROLE.MEMBER, ROLE.GUEST])).default(ROLE.MEMBER),
   invite_expires_in_days: json(nullable(int)).default(DEFAULT_VALIDITY_DAYS).availableBefore(FEATURES.INVITE_EXPIRES_IN_MINUTES),
@@ -76,7 +77,7 @@ const sendInvites = authed({
     ...termParams,
     invitee_emails: str().required(),
     notify_referrer_on_join: json(bool).default(true).availableFrom(FEATURES.INVITE_NOTIFY_REFERRER, { otherwise: true }),
-    stream_ids: json(list(int)).required(),
+    stream_ids: json(list(int, MAX_CHANNELS)).required(),
   },
   run({ world, user }, args) {
     inviteUsers(world, user, args.invitee_emails, { ...inviteRequest(args, args.stream_ids), notifyReferrerOnJoin: args.notify_referrer_on_join });
@@ -86,7 +87,7 @@ const sendInvites = authed({
 
 const createLink = authed({
   gate: multiuseGate,
-  params: { ...termParams, stream_ids: json(nullable(list(int))) },
+  params: { ...termParams, stream_ids: json(nullable(list(int, MAX_CHANNELS))) },
   run: ({ world, user, app, request }, args) => ({
     invite_link: createMultiuseInvite(world, user, inviteRequest(args, args.stream_ids ?? []), app.realmUrl(request)),
   }),

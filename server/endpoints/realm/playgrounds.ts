@@ -15,11 +15,14 @@ const adminOnly = ({ user }: AuthedContext): void => {
   if (!isAdministrator(user)) throw mustBeAdministrator();
 };
 
-/** `check_pygments_language`: at most 40 characters from a small set (checked before stripping). */
+/**
+ * `check_pygments_language`: at most 40 characters from a small set (checked before stripping).
+ * The real pattern's `+-.` is a character range (`+`, `,`, `-`, `.`), so a comma is allowed.
+ */
 const pygmentsLanguage = str({ maxLength: 40 })
   .required()
   .check((value) => {
-    if (!/^[ a-zA-Z0-9_+\-./#]*$/.test(value)) throw badRequest('Invalid characters in pygments language');
+    if (!/^[ a-zA-Z0-9_+,\-./#]*$/.test(value)) throw badRequest('Invalid characters in pygments language');
   });
 
 const add = authed({

@@ -13,6 +13,7 @@ import { FEATURES } from '../../../lib/features.js';
 import { groupSettingValue } from '../../../lib/input/group-setting-input.js';
 import { bool, int, object, optional, required, schema, str as strSchema, union } from '../../../lib/input/schema.js';
 import { compareCodePoints } from '../../../lib/input/strings.js';
+import type { World } from '../../../lib/state/world.js';
 import { type AuthedContext, authed, RawReply, type RouteDef } from '../../app/endpoint.js';
 import { sentNames } from '../../app/form.js';
 import { json, literalStr, type Param, readDeclared } from '../../app/params.js';
@@ -24,6 +25,10 @@ const requireAdministrator = ({ user }: AuthedContext): void => {
   if (!isAdministrator(user)) throw mustBeAdministrator();
 };
 
+/** Every user setting at the emulated level, as this endpoint declares it. */
+const defaultsParams = (world: World): Record<string, Param<SettingValue>> =>
+  Object.fromEntries(settingsAtLevel(world).map((definition) => [definition.name, settingParam(world, definition)]));
+
 /**
  * The settings are declared per emulated level (a setting that does not exist yet, or any more,
  * is reported as ignored). This endpoint reported ignored parameters from its first level (96),
@@ -33,9 +38,9 @@ const updateSettingsDefaults = authed({
   since: FEATURES.USER_SETTINGS_DEFAULTS_ENDPOINT,
   gate: requireAdministrator,
   params: {},
+  paramsAt: defaultsParams,
   run({ world, params }) {
-    const specs = Object.fromEntries(settingsAtLevel(world).map((definition) => [definition.name, settingParam(world, definition)]));
-    const { values, consumed } = readDeclared(world, specs, params);
+    const { values, consumed } = readDeclared(world, defaultsParams(world), params);
     const changes = new Map<string, SettingValue>();
     for (const [name, value] of Object.entries(values)) if (value !== undefined) changes.set(name, value as SettingValue);
     updateUserSettingsDefaults(world, changes);

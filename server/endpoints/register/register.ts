@@ -60,6 +60,7 @@ const register = authed({
     presence_history_limit_days: json(int).availableFrom(FEATURES.PRESENCE_HISTORY_LIMIT_DAYS),
     all_public_streams: json(bool),
     include_subscribers: str(),
+    include_streams: json(bool).default(true),
     client_capabilities: json(capabilitiesSchema),
     event_types: json(nullable(list(strSchema))),
     fetch_event_types: json(nullable(list(strSchema))),
@@ -94,6 +95,7 @@ const register = authed({
       slimPresence: args.slim_presence,
       presenceHistoryLimitDays: args.presence_history_limit_days ?? null,
       includeSubscribers: subscribers,
+      includeStreams: args.include_streams,
       fetchEventTypes: args.fetch_event_types ?? eventTypes,
       realmUrl: app.realmUrl(request),
       server: {

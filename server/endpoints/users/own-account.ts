@@ -9,12 +9,13 @@ import { notForBots } from '../../../lib/errors.js';
 import { int, list, object, required, str, union } from '../../../lib/input/schema.js';
 import { authed, type AuthedContext, type RouteDef } from '../../app/endpoint.js';
 import { json } from '../../app/params.js';
+import { MAX_USER_IDS } from '../../../lib/input/limits.js';
 
 const humansOnly = ({ user }: AuthedContext): void => {
   if (user.isBot) throw notForBots();
 };
 
-const profileValue = object({ id: required(int), value: required(union(str, list(int))) });
+const profileValue = object({ id: required(int), value: required(union(str, list(int, MAX_USER_IDS))) });
 
 const updateProfileData = authed({
   gate: humansOnly,

@@ -10,6 +10,7 @@ import { FEATURES } from '../../../lib/features.js';
 import { int, list, nullable, object, oneOf, required, str as strSchema, union } from '../../../lib/input/schema.js';
 import { authed, type RouteDef } from '../../app/endpoint.js';
 import { json, str } from '../../app/params.js';
+import { MAX_USER_IDS } from '../../../lib/input/limits.js';
 
 const targetId = (path: ReadonlyMap<string, string>): number => Number(path.get('user_id'));
 
@@ -46,7 +47,7 @@ const reactivateUserEndpoint = authed({
   },
 });
 
-const profileDataEntry = object({ id: required(int), value: required(nullable(union(strSchema, list(int)))) });
+const profileDataEntry = object({ id: required(int), value: required(nullable(union(strSchema, list(int, MAX_USER_IDS)))) });
 
 const updateUserEndpoint = authed({
   params: {

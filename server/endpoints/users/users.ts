@@ -10,6 +10,7 @@ import { bool, int, list } from '../../../lib/input/schema.js';
 import type { World } from '../../../lib/state/world.js';
 import { authed, type RouteDef } from '../../app/endpoint.js';
 import { json } from '../../app/params.js';
+import { MAX_USER_IDS } from '../../../lib/input/limits.js';
 
 const clientGravatar = (world: World): boolean => world.has(FEATURES.CLIENT_GRAVATAR_DEFAULT_TRUE);
 
@@ -35,7 +36,7 @@ export const getUser = authed({
 });
 
 const getUsers = authed({
-  params: { ...userViewParams, user_ids: json(list(int)).availableFrom(FEATURES.GET_USERS_BY_IDS) },
+  params: { ...userViewParams, user_ids: json(list(int, MAX_USER_IDS)).availableFrom(FEATURES.GET_USERS_BY_IDS) },
   run({ world, user }, args) {
     const options = viewOptions(world, args);
     const wanted = args.user_ids === undefined ? undefined : new Set(args.user_ids);

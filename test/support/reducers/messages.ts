@@ -13,8 +13,11 @@ defineReducer('message', (state, event) => {
   // the first message they receive there, on their subscriptions only (the real server's
   // apply_event does exactly this, so a never-subscribed channel keeps null until reload).
   if (message.type !== 'stream') return;
-  const channel = listOf(state, 'subscriptions')?.find((c) => c.stream_id === message.stream_id);
-  if (channel && channel.first_message_id === null) channel.first_message_id = id;
+  // The register `streams` list (event type `stream`) is filled in the same way.
+  for (const key of ['subscriptions', 'streams']) {
+    const channel = listOf(state, key)?.find((c) => c.stream_id === message.stream_id);
+    if (channel && channel.first_message_id === null) channel.first_message_id = id;
+  }
 });
 
 defineReducer('update_message', () => undefined);

@@ -42,6 +42,28 @@ function changeSubscribers(channel: State, userIds: readonly number[], add: bool
   if (typeof channel.subscriber_count === 'number') channel.subscriber_count += add ? delta : -delta;
 }
 
+/** The register `streams` list (event type `stream`): its channels' counts follow the same events. */
+function countInStreams(state: State, streamIds: readonly unknown[], delta: number): void {
+  for (const channel of listOf(state, 'streams') ?? []) {
+    if (streamIds.includes(channel.stream_id) && typeof channel.subscriber_count === 'number') channel.subscriber_count += delta;
+  }
+}
+
+const byName = (a: State, b: State): number => (String(a.name) < String(b.name) ? -1 : String(a.name) > String(b.name) ? 1 : 0);
+
+/** A subscription `add` carries the channel's current fields: the `streams` entry takes them. */
+function upsertStream(state: State, sub: State): void {
+  const streams = listOf(state, 'streams');
+  const template = streams?.[0];
+  if (!streams || !template) return;
+  const channel: State = {};
+  for (const key of Object.keys(template)) if (key in sub) channel[key] = sub[key];
+  const index = streams.findIndex((s) => s.stream_id === sub.stream_id);
+  if (index >= 0) streams[index] = { ...streams[index], ...channel };
+  else streams.push(channel);
+  streams.sort(byName);
+}
+
 /** Whether the client registered with subscriber lists (include_subscribers). */
 const subscribersKnown = (state: State): boolean =>
   LISTS.some((key) => listOf(state, key)?.some((item) => 'subscribers' in item || 'partial_subscribers' in item));
@@ -68,6 +90,9 @@ function resolveInherited(state: State, sub: State): State {
 }
 
 defineReducer('subscription', (state, event, { userId, capabilities }) => {
+  if (event.op === 'add') for (const sub of event.subscriptions as State[]) upsertStream(state, sub);
+  if (event.op === 'remove') countInStreams(state, (event.subscriptions as State[]).map((sub) => sub.stream_id), -1);
+  if (event.op === 'peer_add' || event.op === 'peer_remove') countInStreams(state, event.stream_ids as number[], (event.op === 'peer_add' ? 1 : -1) * (event.user_ids as number[]).length);
   if (!listOf(state, 'subscriptions')) return;
   switch (event.op) {
     case 'add': {
@@ -110,7 +135,29 @@ defineReducer('subscription', (state, event, { userId, capabilities }) => {
   }
 });
 
+/** `stream` events on the register `streams` list: sorted by name, counted from the peer events. */
+function applyToStreams(state: State, event: State): void {
+  const streams = listOf(state, 'streams');
+  if (!streams) return;
+  if (event.op === 'create') {
+    for (const stream of event.streams as State[]) {
+      if (streams.some((s) => s.stream_id === stream.stream_id)) continue;
+      streams.push(typeof stream.subscriber_count === 'number' ? { ...stream, subscriber_count: 0 } : { ...stream });
+    }
+    streams.sort(byName);
+  } else if (event.op === 'delete') {
+    const ids = Array.isArray(event.stream_ids) ? (event.stream_ids as number[]) : (event.streams as State[]).map((s) => s.stream_id);
+    state.streams = streams.filter((s) => !ids.includes(s.stream_id as number));
+  } else if (event.op === 'update') {
+    const channel = streams.find((s) => s.stream_id === event.stream_id);
+    if (!channel) return;
+    channel[event.property as string] = event.value;
+    for (const key of ['rendered_description', 'history_public_to_subscribers', 'is_web_public']) if (key in event) channel[key] = event[key];
+  }
+}
+
 defineReducer('stream', (state, event) => {
+  applyToStreams(state, event);
   if (!listOf(state, 'subscriptions')) return;
   switch (event.op) {
     case 'create':

@@ -5,13 +5,18 @@
  */
 import type MarkdownIt from 'markdown-it';
 import type { StateCore, StateInline } from 'markdown-it';
+import { oneOf, trimWhere } from '../../../input/strings.js';
+
+const isSpaceOrTab = oneOf(' \t');
 
 /** Puts back the trailing whitespace markdown-it trims from the last line of each paragraph. */
 function keepTrailingWhitespace(state: StateCore): void {
   const lines = state.src.split('\n');
   state.tokens.forEach((token, index) => {
     if (token.type !== 'inline' || !token.map || state.tokens[index - 1]?.type !== 'paragraph_open') return;
-    const trailing = /[ \t]*$/.exec(lines[token.map[1] - 1] ?? '')?.[0] ?? '';
+    const line = lines[token.map[1] - 1] ?? '';
+    // One pass: /[ \t]*$/ retried from every space or tab of a run that stops before the end.
+    const trailing = line.slice(trimWhere(line, isSpaceOrTab, 'end').length);
     if (trailing !== '' && token.content !== '' && !token.content.endsWith(trailing)) token.content += trailing;
   });
 }
