@@ -129,6 +129,7 @@ export const FEATURES = {
   GUEST_PEER_AND_CREATE_EVENTS: f(220, 'guests get peer events for web-public and subscribed public channels, and web-public stream/create'),
   PERMISSION_METADATA: f(221, 'register: server_supported_permission_settings'),
   NO_REMOVE_EVENT_ON_DEACTIVATION: f(222, 'deactivation sends realm_user update, not remove'),
+  APNS_APPID_REQUIRED: f(223, 'POST /users/me/apns_device_token: appid required (was defaulted to org.zulip.Zulip)'),
   ACCESS_ALL_USERS_GROUP: f(225, 'register: realm_can_access_all_users_group'),
   SUBSCRIPTION_EMAIL_ADDRESS_REMOVED: f(226, 'subscription objects lose email_address'),
   PRESENCE_LIMITED_BY_ACCESS: f(228, 'presence limited to accessible users when configured'),
