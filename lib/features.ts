@@ -166,6 +166,8 @@ export const FEATURES = {
   UPLOAD_URL_FIELD: f(272, 'upload response: url (uri deprecated)'),
   THUMBNAIL_FORMATS: f(273, 'register: server_thumbnail_formats'),
   DELETE_EVENT_TO_DELETER: f(274, 'delete_message always reaches the user who deleted'),
+  // No changelog entry: zulip/zulip#31211 (merged 2024-08-01) is dated by the next level published.
+  NO_DESKTOP_APP_READ_BY_SENDER: f(280, "read_by_sender default: client names containing 'desktop app' no longer count as Zulip's own apps"),
   CREATE_WEB_PUBLIC_CHANNEL_GROUP: f(280, 'register: realm_can_create_web_public_channel_group'),
   DELETE_ANY_MESSAGE_GROUP: f(281, 'register: realm_can_delete_any_message_group'),
   CAN_MANAGE_GROUP: f(283, 'user groups: can_manage_group'),
