@@ -21,6 +21,7 @@ const scope = (over: Partial<Scope> = {}): Scope => ({
   messageIds: new Set(),
   unknowableConversations: new Set(),
   guestWithoutPeerEvents: false,
+  guestWithoutCreateEvents: false,
   ...over,
 });
 

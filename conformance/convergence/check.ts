@@ -11,7 +11,7 @@ import { fail } from '../expect/assert.js';
 import type { RuleContext } from '../rules/types.js';
 import { compareStates } from './compare.js';
 import type { Family } from './family.js';
-import { GUEST_PEER_EVENTS_LEVEL, type Scope } from './normalize.js';
+import { GUEST_CREATE_EVENTS_LEVEL, GUEST_PEER_EVENTS_LEVEL, type Scope } from './normalize.js';
 import { eventsBeforeMarker, modernCapabilities, type ObserverQueue, type RegisterParams, registerQueue } from './queues.js';
 import { replayEvents } from './replay.js';
 import { type ObserverOutcome, renderReport } from './report.js';
@@ -90,6 +90,7 @@ export async function checkSequence<F, A>(ctx: RuleContext, family: Family<F, A>
         messageIds,
         unknowableConversations: replayed.unknowable,
         guestWithoutPeerEvents: ctx.identity(observer.who).role === 'guest' && ctx.featureLevel < GUEST_PEER_EVENTS_LEVEL,
+        guestWithoutCreateEvents: ctx.identity(observer.who).role === 'guest' && ctx.featureLevel < GUEST_CREATE_EVENTS_LEVEL,
       };
       const comparison = compareStates({ initial: observer.queue.state, fresh: fresh[index] as State, replayed: replayed.state, scope, deleted: replayed.deleted });
       return { who: observer.who, userId: observer.view.userId, view: observer.view, initial: observer.queue.state, events, scope, comparison, problems: replayed.problems };

@@ -23,10 +23,17 @@ export interface Scope {
    * (of private channels too: one made private keeps the list it had while public).
    */
   readonly guestWithoutPeerEvents: boolean;
+  /**
+   * The observer is a guest on a server below level 192, which sent a guest subscribed to a public
+   * channel no `stream`/`create` (fixed at 192): the register's `streams` list is not compared.
+   */
+  readonly guestWithoutCreateEvents: boolean;
 }
 
 /** Level 220: guests get peer events for web-public and subscribed public channels. */
 export const GUEST_PEER_EVENTS_LEVEL = 220;
+/** Level 192: a guest subscribed to a public channel gets `stream`/`create` for it. */
+export const GUEST_CREATE_EVENTS_LEVEL = 192;
 
 export interface Split {
   readonly own: unknown;
@@ -115,6 +122,16 @@ function unreadSplit(value: unknown, scope: Scope): Split {
   };
 }
 
+const CHANNEL_LIST_REASON =
+  'as subscriptions, and first_message_id left out: only subscribers get the message events that set it (the real apply_event updates it for subscribed channels only)';
+
+function channelList(value: unknown, scope: Scope): Split {
+  return splitList(value, (item) => scope.channelIds.has(item.stream_id as number), (item) => `channel ${String(item.stream_id)}`, (item) => {
+    const { first_message_id: _first, ...rest } = channel(item, scope);
+    return rest;
+  });
+}
+
 export const KEY_RULES: readonly KeyRule[] = [
   {
     keys: ['subscriptions'],
@@ -129,14 +146,14 @@ export const KEY_RULES: readonly KeyRule[] = [
       ),
   },
   {
-    keys: ['unsubscribed', 'never_subscribed', 'streams'],
-    reason:
-      'as subscriptions, and first_message_id left out: only subscribers get the message events that set it (the real apply_event updates it for subscribed channels only)',
-    split: (value, scope) =>
-      splitList(value, (item) => scope.channelIds.has(item.stream_id as number), (item) => `channel ${String(item.stream_id)}`, (item) => {
-        const { first_message_id: _first, ...rest } = channel(item, scope);
-        return rest;
-      }),
+    keys: ['unsubscribed', 'never_subscribed'],
+    reason: CHANNEL_LIST_REASON,
+    split: channelList,
+  },
+  {
+    keys: ['streams'],
+    reason: `${CHANNEL_LIST_REASON}; not compared for guests below level 192 (a guest subscribed to a public channel got no stream/create; the changelog calls it a bug)`,
+    split: (value, scope) => (scope.guestWithoutCreateEvents ? { own: null } : channelList(value, scope)),
   },
   {
     keys: ['realm_users', 'realm_non_active_users', 'cross_realm_bots'],
