@@ -129,6 +129,7 @@ export const FEATURES = {
   GUEST_PEER_AND_CREATE_EVENTS: f(220, 'guests get peer events for web-public and subscribed public channels, and web-public stream/create'),
   PERMISSION_METADATA: f(221, 'register: server_supported_permission_settings'),
   NO_REMOVE_EVENT_ON_DEACTIVATION: f(222, 'deactivation sends realm_user update, not remove'),
+  APNS_APPID_REQUIRED: f(223, 'POST /users/me/apns_device_token: appid required (was defaulted to org.zulip.Zulip)'),
   ACCESS_ALL_USERS_GROUP: f(225, 'register: realm_can_access_all_users_group'),
   SUBSCRIPTION_EMAIL_ADDRESS_REMOVED: f(226, 'subscription objects lose email_address'),
   PRESENCE_LIMITED_BY_ACCESS: f(228, 'presence limited to accessible users when configured'),
@@ -165,6 +166,8 @@ export const FEATURES = {
   UPLOAD_URL_FIELD: f(272, 'upload response: url (uri deprecated)'),
   THUMBNAIL_FORMATS: f(273, 'register: server_thumbnail_formats'),
   DELETE_EVENT_TO_DELETER: f(274, 'delete_message always reaches the user who deleted'),
+  // No changelog entry: zulip/zulip#31211 (merged 2024-08-01) is dated by the next level published.
+  NO_DESKTOP_APP_READ_BY_SENDER: f(280, "read_by_sender default: client names containing 'desktop app' no longer count as Zulip's own apps"),
   CREATE_WEB_PUBLIC_CHANNEL_GROUP: f(280, 'register: realm_can_create_web_public_channel_group'),
   DELETE_ANY_MESSAGE_GROUP: f(281, 'register: realm_can_delete_any_message_group'),
   CAN_MANAGE_GROUP: f(283, 'user groups: can_manage_group'),

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { AARON, DESDEMONA, HAMLET, IAGO, POLONIUS, ZOE } from './support/channels.js';
+import { AARON, DESDEMONA, HAMLET, IAGO, POLONIUS, recordEvents, ZOE } from './support/channels.js';
 import { bad, errorOf, testServer } from './support/harness.js';
 
 const DEFAULT_BOT = 'default-bot@zulip.com';
@@ -74,15 +74,19 @@ t.test('PATCH /bots/{id} role changes need an administrator, and an owner for th
   t.same(errorOf(await s.as(IAGO).patch(`/bots/${bot}`, { role: 5 })), bad('Invalid role: Value error, Not in the list of possible values'));
 });
 
-t.test('PATCH /bots/{id} checks everything before changing anything', async (t) => {
+t.test('PATCH /bots/{id} applies its parts in turn, so a refused part leaves the earlier ones changed (zerver/views/users.py patch_bot_backend)', async (t) => {
   const s = testServer();
   const bot = s.id(DEFAULT_BOT);
-  const reply = await s.as(DESDEMONA).patch(`/bots/${bot}`, { full_name: 'Fine Name', default_sending_stream: 'Nowhere' });
+  const seen = recordEvents(s);
+  const reply = await s.as(DESDEMONA).patch(`/bots/${bot}`, { full_name: 'Fine Name', default_sending_stream: 'Nowhere', default_all_public_streams: true });
   t.same(errorOf(reply), bad("Invalid channel name 'Nowhere'"));
-  t.equal(s.world.users.get(bot)?.fullName, 'Zulip Default Bot');
+  t.equal(s.world.users.get(bot)?.fullName, 'Fine Name', 'the name, before the channel, was changed');
+  t.ok(seen.some((e) => e.event.type === 'realm_bot' && (e.event.bot as { full_name?: string }).full_name === 'Fine Name'), 'with its event');
+  t.equal(s.world.bots.get(bot)?.defaultAllPublicStreams ?? false, false, 'the part after the channel was not');
   t.same(errorOf(await s.as(DESDEMONA).patch(`/bots/${bot}`, { full_name: 'King Hamlet' })), bad('Name is already in use.'));
   t.same(errorOf(await s.as(DESDEMONA).patch(`/bots/${bot}`, { service_payload_url: JSON.stringify('https://e.org') })), bad('This bot has no outgoing webhook service'));
-  t.same(errorOf(await s.as(DESDEMONA).patch(`/bots/${bot}`, { service_payload_url: JSON.stringify('nope') })), bad('service_payload_url is not a URL'));
+  t.same(errorOf(await s.as(DESDEMONA).patch(`/bots/${bot}`, { full_name: 'Other Name', service_payload_url: JSON.stringify('nope') })), bad('service_payload_url is not a URL'));
+  t.equal(s.world.users.get(bot)?.fullName, 'Fine Name', 'a parameter that does not parse changes nothing');
 });
 
 t.test('PATCH /bots/{id}: guests, other members\' bots and non-bots are refused', async (t) => {

@@ -25,6 +25,9 @@ const refusals: ReadonlyArray<readonly [string, string, Record<string, string>, 
   ['an empty token', ANDROID, { token: '' }, 'Empty or invalid length token'],
   ['a token over 4096 characters', ANDROID, { token: 'a'.repeat(4097) }, 'Empty or invalid length token'],
   ['an APNs token that is not hexadecimal', APNS, { token: 'xyz', appid: 'org.zulip.Zulip' }, 'Invalid APNS token'],
+  // `bytes.fromhex` skips ASCII whitespace between pairs only; a no-break space is not one.
+  ['an APNs token with a non-ASCII space', APNS, { token: 'ab\u00a0cd', appid: 'org.zulip.Zulip' }, 'Invalid APNS token'],
+  ['an APNs token of an odd number of digits', APNS, { token: 'abc', appid: 'org.zulip.Zulip' }, 'Invalid APNS token'],
   ['an app ID with other characters', APNS, { token: 'ab', appid: 'org zulip' }, 'Invalid app ID'],
   ['an unknown token', ANDROID, { token: 'never-registered' }, 'Token does not exist'],
 ];
@@ -44,4 +47,19 @@ t.test('legacy push: the APNs app ID is required and bots are refused', async (t
   const bot = s.world.usersByEmail.get('default-bot@zulip.com');
   const client = new Client(s.app, basic('default-bot@zulip.com', bot?.apiKey ?? ''));
   t.same(errorOf(await client.post(ANDROID, { token: 'x' })), bad('This endpoint does not accept bot requests.'));
+});
+
+t.test('legacy push: APNs tokens are what bytes.fromhex decodes, and the length limit counts code points (zerver/lib/push_notifications.py validate_token)', async (t) => {
+  const s = testServer();
+  t.equal((await s.as(HAMLET).post(APNS, { token: 'ab cd\tef\n', appid: 'org.zulip.Zulip' })).status, 200, 'ASCII whitespace between pairs');
+  t.equal((await s.as(HAMLET).post(ANDROID, { token: '\u{1F600}'.repeat(4096) })).status, 200, '4096 emoji are 4096 characters to Python');
+  t.same(errorOf(await s.as(HAMLET).post(ANDROID, { token: '\u{1F600}'.repeat(4097) })), bad('Empty or invalid length token'));
+});
+
+t.test('legacy push: before level 223 a missing appid means org.zulip.Zulip (changelog, feature level 223)', async (t) => {
+  const s = testServer({ featureLevel: 222 });
+  t.equal((await s.as(HAMLET).post(APNS, { token: 'abcd' })).status, 200);
+  t.same(s.world.legacyPushTokens, [{ userId: s.id(HAMLET), kind: 'apns', token: 'abcd', appId: 'org.zulip.Zulip' }]);
+  const at223 = testServer({ featureLevel: 223 });
+  t.same(errorOf(await at223.as(HAMLET).post(APNS, { token: 'abcd' })), { status: 400, code: 'REQUEST_VARIABLE_MISSING', msg: "Missing 'appid' argument" });
 });

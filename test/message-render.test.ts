@@ -25,13 +25,19 @@ t.test('POST /messages/render renders empty content as empty HTML', async (t) =>
   t.same(reply.body.rendered, '');
 });
 
+t.test('POST /messages/render renders content over the message length limit, as the real server does through level 415 (render_message_backend: content has no max_length)', async (t) => {
+  const reply = await testServer().as('hamlet@zulip.com').post('/messages/render', { content: 'y'.repeat(10001) });
+  t.equal(reply.status, 200);
+  t.equal(reply.body.rendered, `<p>${'y'.repeat(10001)}</p>`, 'not truncated as a sent message would be');
+});
+
 t.test('POST /messages/render refuses a missing or over-long content and reports unknown parameters', async (t) => {
   const s = testServer();
   const missing = await s.as('hamlet@zulip.com').post('/messages/render', { foo: 'x' });
   t.same(errorOf(missing), { status: 400, code: 'REQUEST_VARIABLE_MISSING', msg: "Missing 'content' argument" });
   t.equal(missing.body.var_name, 'content');
-  const long = await s.as('hamlet@zulip.com').post('/messages/render', { content: 'x'.repeat(10001) });
-  t.same(errorOf(long), { status: 400, code: 'BAD_REQUEST', msg: 'content is too long (limit: 10000 characters)' });
+  const long = await s.as('hamlet@zulip.com').post('/messages/render', { content: 'x'.repeat(100_001) });
+  t.same(errorOf(long), { status: 400, code: 'BAD_REQUEST', msg: 'content is too long (limit: 100000 characters)' }, 'our bound');
   const extra = await s.as('hamlet@zulip.com').post('/messages/render', { content: 'x'.repeat(10000), foo: 'x' });
   t.same(extra.body.ignored_parameters_unsupported, ['foo']);
 });

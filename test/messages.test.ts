@@ -210,6 +210,14 @@ t.test("without read_by_sender a message starts read for its sender only from th
   }
 });
 
+t.test("a client name containing 'desktop app' counts as the real server's own client only before level 280 (zulip/zulip#31211)", async (t) => {
+  for (const [level, expected] of [[279, ['read']], [280, []]] as const) {
+    const s = testServer({ featureLevel: level });
+    const reply = await s.as(HAMLET).post('/messages', { type: 'stream', to: 'Verona', topic: 'x', content: 'x', client: 'Zulip Desktop App' }, { headers: { 'user-agent': 'anything' } });
+    t.same([...(s.world.messages.get(reply.body.id)?.flags.get(10) ?? [])], expected, `at level ${level}`);
+  }
+});
+
 t.test('read_by_sender does not exist before level 236', async (t) => {
   const s = testServer({ featureLevel: 235 });
   const reply = await s.as(HAMLET).post('/messages', { type: 'stream', to: 'Verona', topic: 'x', content: 'x', read_by_sender: false });

@@ -32,6 +32,15 @@ t.test('the language character set is the real pattern read as Python reads it: 
   t.same(errorOf(await s.as(IAGO).post('/realm/playgrounds', { ...PYTHON, pygments_language: 'a*b' })), bad('Invalid characters in pygments language'));
 });
 
+t.test("the language pattern's `$` matches before one final newline, as Python's does; the stored language is stripped", async (t) => {
+  const s = testServer();
+  t.equal((await s.as(IAGO).post('/realm/playgrounds', { ...PYTHON, pygments_language: 'Rust\n' })).status, 200);
+  t.same((await listed(s)).map((p: { pygments_language: string }) => p.pygments_language), ['Rust']);
+  for (const language of ['Rust\n\n', 'Ru\nst']) {
+    t.same(errorOf(await s.as(IAGO).post('/realm/playgrounds', { ...PYTHON, pygments_language: language })), bad('Invalid characters in pygments language'), JSON.stringify(language));
+  }
+});
+
 const errors: Array<[string, Params, string, Record<string, string[]>?]> = [
   ['bad characters in the language', { ...PYTHON, pygments_language: 'a$b$c' }, 'Invalid characters in pygments language'],
   ['a language over 40 characters', { ...PYTHON, pygments_language: 'p'.repeat(41) }, 'pygments_language is too long (limit: 40 characters)'],

@@ -36,6 +36,10 @@ const changes: Array<[Params, Record<string, unknown>, string, unknown]> = [
   [{ send_welcome_emails: false }, { send_welcome_emails: false }, 'realm_send_welcome_emails', false],
   [{ video_chat_provider: 0 }, { video_chat_provider: 0 }, 'realm_video_chat_provider', 0],
   [{ want_advertise_in_communities_directory: true }, { want_advertise_in_communities_directory: true }, 'realm_want_advertise_in_communities_directory', true],
+  // Rendering settings (`Realm.property_types`; realm-render-settings.test.ts has their effects).
+  [{ inline_image_preview: false }, { inline_image_preview: false }, 'realm_inline_image_preview', false],
+  [{ inline_url_embed_preview: true }, { inline_url_embed_preview: true }, 'realm_inline_url_embed_preview', true],
+  [{ default_code_block_language: 'rust' }, { default_code_block_language: 'updated' }, 'realm_default_code_block_language', 'rust'],
   // `RealmTopicsPolicyEnum`: the event and register carry the name, the response the number.
   [{ topics_policy: 'disable_empty_topic' }, { topics_policy: 3 }, 'realm_topics_policy', 'disable_empty_topic'],
   [{ move_messages_within_stream_limit_seconds: '"unlimited"' }, { move_messages_within_stream_limit_seconds: null }, 'realm_move_messages_within_stream_limit_seconds', null],

@@ -223,15 +223,17 @@ t.test('email: checked like the real server, then accepted without changing anyt
   t.same(seen, []);
 });
 
-t.test('an error anywhere changes nothing, even where the real server would already have changed the password', async (t) => {
+t.test('a refused name or email leaves the password already changed, as in the real json_change_settings, and nothing else', async (t) => {
   const s = testServer();
   const seen = recordEvents(s);
   const reply = await patch(s, { old_password: 'hamlet-password', new_password: 'fresh-secret', full_name: 'x', enter_sends: false, timezone: 'UTC' });
   t.same(errorOf(reply), bad('Name too short!'));
   t.same(errorOf(await patch(s, { enter_sends: false, email: 'iago@zulip.com' })), bad('Already has an account.'));
   const user = userOf(s, HAMLET);
-  t.same([user.password, user.fullName, user.settings.get('enter_sends'), user.timezone], ['hamlet-password', 'King Hamlet', true, '']);
-  t.same(seen, []);
+  t.same([user.password, user.fullName, user.settings.get('enter_sends'), user.timezone], ['fresh-secret', 'King Hamlet', true, '']);
+  t.same(seen, [], 'a password change sends no event');
+  t.same(errorOf(await patch(s, { old_password: 'fresh-secret', new_password: 'third', default_language: 'xx' })), bad('Invalid default_language'));
+  t.equal(user.password, 'fresh-secret', 'a settings value is checked before the password');
 });
 
 t.test('turning drafts synchronization off deletes the user\'s server drafts without events', async (t) => {

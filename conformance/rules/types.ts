@@ -23,7 +23,13 @@ export interface Rule {
   readonly id: string;
   /** The behaviour as a sentence (shown in reports). */
   readonly title: string;
-  /** The endpoint covered, `METHOD /path` (`POST /users/me/subscriptions`), or `*` for conventions. */
+  /**
+   * The endpoints the rule checks, `METHOD /path` with the route's placeholder names
+   * (`POST /users/me/subscriptions`, `DELETE /drafts/{draft_id}`), several separated by `, ` where a
+   * method alone shares the next path (`GET, POST /drafts, DELETE /drafts/{draft_id}`) and a path
+   * alone means every method (conformance/endpoint-patterns.ts reads it); or `*` for conventions of
+   * every endpoint. docs/endpoints.md lists the rules of each endpoint from it.
+   */
   readonly endpoint: string;
   /** The section of the description enforced: `4.1 rule 1`, `1 convention 4`, `5.4`. */
   readonly section: string;

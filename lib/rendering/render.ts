@@ -5,6 +5,7 @@
 import type { MarkdownContext } from './markdown/context.js';
 import { renderMarkdown } from './markdown/setup.js';
 import { boolSetting, type User } from '../entities/user.js';
+import { realmProperty } from '../settings/realm-properties.js';
 import type { World } from '../state/world.js';
 
 /** Who the content is rendered for: the sender's `translate_emoticons` applies. */
@@ -12,14 +13,13 @@ export interface RenderOptions {
   readonly sender?: User;
 }
 
-/** The realm's `inline_image_preview` (on unless the realm turned it off). */
-const inlineImagePreview = (world: World): boolean => world.realmProperties.get('inline_image_preview') !== false;
-
 /** The realm data the renderer reads, looked up lazily from `world`. */
 export function markdownContext(world: World, options: RenderOptions = {}): MarkdownContext {
   return {
     translateEmoticons: options.sender !== undefined && boolSetting(options.sender, 'translate_emoticons'),
-    inlineImagePreview: inlineImagePreview(world),
+    inlineImagePreview: realmProperty(world, 'inline_image_preview') !== false,
+    // null (never set, before level 195) means no default, as "" does.
+    defaultCodeBlockLanguage: String(realmProperty(world, 'default_code_block_language') ?? ''),
     findUser(name, id) {
       const visible = (user: { isSystemBot: boolean } | undefined) => user !== undefined && !user.isSystemBot;
       if (id !== undefined) {

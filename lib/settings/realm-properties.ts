@@ -45,6 +45,19 @@ const ORG_TYPE_BUSINESS = 10;
 /** In parameter (alphabetical) order, the order the real server applies and reports them. */
 export const REALM_PROPERTIES: readonly RealmPropertyDef[] = [
   stored('avatar_changes_disabled', false),
+  {
+    name: 'default_code_block_language',
+    ownerOnly: false,
+    isString: true,
+    // The model's default was null until level 195 made it "" (a realm that set and then cleared
+    // it already had "").
+    get: (world) => {
+      const value = world.realmProperties.get('default_code_block_language');
+      if (value !== undefined) return value;
+      return world.has(FEATURES.CODE_BLOCK_LANGUAGE_EMPTY) ? '' : null;
+    },
+    set: (world, value) => void world.realmProperties.set('default_code_block_language', value),
+  },
   stored('default_language', 'en'),
   stored('digest_emails_enabled', false),
   stored('digest_weekday', 1),
@@ -70,6 +83,8 @@ export const REALM_PROPERTIES: readonly RealmPropertyDef[] = [
     set: (world, value) => void (world.realm.enableSpectatorAccess = value === true),
   },
   stored('giphy_rating', 2, { since: FEATURES.GIPHY_RATING }),
+  stored('inline_image_preview', true),
+  stored('inline_url_embed_preview', false),
   stored('invite_required', false, { ownerOnly: true }),
   {
     // Replaced by topics_policy at level 392.

@@ -36,7 +36,7 @@ function removeDefaultLater(ctx: RuleContext, channel: Channel): void {
 const addAndRemove: Rule = {
   id: 'default-streams/add-remove-read-back-and-events',
   title: 'an administrator makes a public channel default and not default again, by POST/DELETE /default_streams and (from level 200) by is_default_stream, each read back as is_default and announced to members by a default_streams event listing it or not; a private channel is refused with 400 BAD_REQUEST',
-  endpoint: 'POST /default_streams',
+  endpoint: 'POST, DELETE /default_streams',
   section: 'api/add-default-stream; api/remove-default-stream; changelog 200, 330',
   writes: true,
   realmWide: true,
@@ -78,7 +78,7 @@ const addAndRemove: Rule = {
 const administratorsOnly: Rule = {
   id: 'default-streams/administrators-only',
   title: 'moderators, members and guests are refused POST and DELETE /default_streams with 400 UNAUTHORIZED_PRINCIPAL, even without parameters, and nothing changes; an administrator is told REQUEST_VARIABLE_MISSING without stream_id and 400 BAD_REQUEST for an unknown channel',
-  endpoint: 'POST /default_streams',
+  endpoint: 'POST, DELETE /default_streams',
   section: 'api/add-default-stream; api/remove-default-stream',
   writes: true,
   needs: ['admin', 'moderator', 'member', 'guest'],

@@ -14,6 +14,8 @@ import { checkUnknownParamsReported, type ParamPair } from '../conventions/unkno
 import { ascending, GROUP_LEVELS, groupList, RuleGroups, systemGroups } from './user-groups-support.js';
 
 const ENDPOINT = 'POST /user_groups/{user_group_id}/subgroups';
+/** For rules that read the direct subgroups back. */
+const READ_BACK = 'POST, GET /user_groups/{user_group_id}/subgroups';
 const LEVELS = { min: GROUP_LEVELS.SUBGROUP_ENDPOINTS } as const;
 const ABSENT_GROUP = 2_147_483_000;
 
@@ -39,7 +41,7 @@ const update = (admin: ApiClient, id: number, params: Record<string, unknown>) =
 const addAndDelete: Rule = {
   id: 'user-group-subgroups/add-and-delete',
   title: 'added groups (user or system) become direct subgroups and deleted ones stop being subgroups',
-  endpoint: ENDPOINT,
+  endpoint: READ_BACK,
   section: '4.18',
   levels: LEVELS,
   writes: true,
@@ -144,7 +146,7 @@ const nothingToDo: Rule = {
 const unknownGroups: Rule = {
   id: 'user-group-subgroups/unknown-or-system-group-refused',
   title: 'an unknown target, an unknown group to add or delete, or a system group as target answers 400 BAD_REQUEST',
-  endpoint: ENDPOINT,
+  endpoint: READ_BACK,
   section: '4.18; 7',
   levels: LEVELS,
   writes: true,
@@ -192,7 +194,7 @@ const GROUPS_IN_MODEL = 4;
 const modelSequence: Rule = {
   id: 'user-group-subgroups/model-sequence',
   title: 'after any sequence of subgroup changes, the server agrees with the model of direct subgroups; cycles are always refused',
-  endpoint: ENDPOINT,
+  endpoint: READ_BACK,
   section: '4.18',
   levels: LEVELS,
   writes: true,

@@ -64,7 +64,7 @@ async function createGroupsAndCheck(ctx: RuleContext): Promise<void> {
 const createReturnsId: Rule = {
   id: 'user-groups/create-returns-group-id',
   title: 'creating a group answers its group_id; the group is listed with its name, description and members',
-  endpoint: CREATE,
+  endpoint: `${CREATE}, GET /user_groups, GET /user_groups/{user_group_id}/members`,
   section: '4.9; 2.10',
   levels: { min: GROUP_LEVELS.CREATE_RETURNS_ID },
   writes: true,

@@ -90,6 +90,7 @@ const normalised = wordsRule({
 const removal = wordsRule({
   id: 'alert-words/removed-without-regard-to-case',
   title: 'DELETE /users/me/alert_words removes a word given in another case and ignores words that are not there, answering the remaining list',
+  endpoint: `DELETE ${PATH}`,
   section: SECTION,
 }, 'member', async (ctx, { client, tag }) => {
   const keep = `${tag}-keep`;
@@ -128,6 +129,7 @@ const listing = (word: string) => (event: { type?: unknown; alert_words?: unknow
 const events = wordsRule({
   id: 'alert-words/events-and-register',
   title: 'each add and removal sends the user an alert_words event carrying the whole new list, and POST /register alert_words agrees',
+  endpoint: `POST, DELETE ${PATH}`,
   section: `${SECTION}; api/get-events#alert_words`,
 }, 'moderator', async (ctx, { who, client, tag }) => {
   const stream = await openStreamAs(ctx, who, ['alert_words']);
@@ -151,7 +153,7 @@ const events = wordsRule({
 
 const noCredentials = credentialsRequired({
   id: 'alert-words/requires-credentials',
-  endpoint: `GET ${PATH}`,
+  endpoint: `GET, POST, DELETE ${PATH}`,
   section: SECTION,
   requests: [['GET', PATH], ['POST', PATH, { alert_words: ['x'] }], ['DELETE', PATH, { alert_words: ['x'] }]],
 });

@@ -12,7 +12,7 @@ import { listDrafts, listedDraftShape } from '../../model/drafts-model.js';
 import { openQueue, realmLimits } from '../support/channel-fixtures.js';
 import { eventsBeforeSentinel } from '../support/event-waits.js';
 import { expectPlainSuccess } from '../support/plain-success.js';
-import { BASE_DRAFT, expectDraft, expectEditRefused, memberDraftsRule } from './drafts-support.js';
+import { BASE_DRAFT, EVERY_ENDPOINT, expectDraft, expectEditRefused, memberDraftsRule } from './drafts-support.js';
 import type { Rule } from '../types.js';
 
 /** One draft of each `type` (channel only where the member has a channel), paired with how it reads back. */
@@ -69,6 +69,7 @@ function expectDraftEvents(received: readonly JsonObject[], expected: readonly E
 const typesAndEvents = memberDraftsRule({
   id: 'drafts/each-type-with-events',
   title: "a draft of each type ('', 'private', 'stream') is created, edited into the next type and deleted, each step sending the owner one drafts event (add with the draft, update with the draft, remove with its ID) that agrees with GET /drafts; deleting or editing it again answers 404 BAD_REQUEST and sends nothing",
+  endpoint: EVERY_ENDPOINT,
   section: '2.2; 4.8; 6 item 1',
   needs: ['second-member'],
 }, async (ctx, setup) => {
@@ -136,6 +137,7 @@ const topicLength = memberDraftsRule({
 const nullBytes = memberDraftsRule({
   id: 'drafts/null-bytes-refused-on-create-and-edit',
   title: 'a null byte in the content, or in a channel draft topic, is refused with 400 BAD_REQUEST on create (nothing created) and on edit (the draft unchanged)',
+  endpoint: 'POST /drafts, PATCH /drafts/{draft_id}',
   section: '2.2; 8',
 }, async (ctx, setup) => {
   const channel = setup.world.channelId;

@@ -62,6 +62,8 @@ export async function draftsSetup(ctx: RuleContext, who: 'member' | 'second-memb
 }
 
 export const ENDPOINT = 'PATCH /drafts/{draft_id}';
+/** For rules that check every drafts endpoint. */
+export const EVERY_ENDPOINT = 'GET, POST /drafts, PATCH, DELETE /drafts/{draft_id}';
 export const LEVELS = { min: DRAFTS_LEVEL } as const;
 
 /** A fixed, exactly-known draft to edit (explicit timestamp, so it reads back exactly). */

@@ -11,13 +11,13 @@ import { draftCommands, type DraftsModel, type DraftsReal, expectDraftsAsModel, 
 import { printableText } from '../support/arbitraries.js';
 import { credentialsRequired } from '../conventions/credentials-required.js';
 import { expectPlainSuccess } from '../support/plain-success.js';
-import { BASE_DRAFT, BASE_EXPECTED, draftsSetup, ENDPOINT, expectDraft, expectEditRefused, LEVELS, memberDraftsRule } from './drafts-support.js';
+import { BASE_DRAFT, BASE_EXPECTED, draftsSetup, ENDPOINT, EVERY_ENDPOINT, expectDraft, expectEditRefused, LEVELS, memberDraftsRule } from './drafts-support.js';
 import type { Rule, RuleContext } from '../types.js';
 import { checkUnknownParamsReported, type ParamPair } from '../conventions/unknown-parameters.js';
 
 const noCredentials = credentialsRequired({
   id: 'drafts/requires-credentials',
-  endpoint: ENDPOINT,
+  endpoint: EVERY_ENDPOINT,
   section: '4.8',
   levels: LEVELS,
   requests: [
@@ -132,7 +132,7 @@ async function runModel(ctx: RuleContext): Promise<void> {
 const modelSequence: Rule = {
   id: 'drafts/model-sequence',
   title: 'after any sequence of creating, editing and deleting drafts, GET /drafts agrees with the model after every step',
-  endpoint: ENDPOINT,
+  endpoint: EVERY_ENDPOINT,
   section: '4.8; 2.2',
   levels: LEVELS,
   writes: true,

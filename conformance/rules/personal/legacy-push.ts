@@ -43,7 +43,7 @@ async function register(ctx: RuleContext, path: string, token: string, extra: Re
 const registerRemove: Rule = {
   id: 'legacy-push/register-and-remove',
   title: 'an APNs token (with its app ID) and an FCM registration ID are registered (empty success, again on repeating) and removed (empty success); removing again answers 400 BAD_REQUEST where no push service is configured',
-  endpoint: `POST ${APNS}`,
+  endpoint: `POST, DELETE ${APNS}, POST, DELETE ${ANDROID}`,
   section: SECTION,
   writes: true,
   needs: ['second-member'],
@@ -62,7 +62,7 @@ const registerRemove: Rule = {
 const invalid: Rule = {
   id: 'legacy-push/invalid-tokens-refused',
   title: 'an empty token, one of 4097 characters, an APNs token of odd length and a missing token answer 400 (BAD_REQUEST, REQUEST_VARIABLE_MISSING) on both kinds; from level 223 an APNs token without appid answers 400 REQUEST_VARIABLE_MISSING',
-  endpoint: `POST ${APNS}`,
+  endpoint: `POST ${APNS}, POST ${ANDROID}`,
   section: SECTION,
   writes: true,
   needs: ['second-member'],
@@ -89,7 +89,7 @@ const invalid: Rule = {
 
 const noCredentials = credentialsRequired({
   id: 'legacy-push/requires-credentials',
-  endpoint: `POST ${APNS}`,
+  endpoint: `POST, DELETE ${APNS}, POST, DELETE ${ANDROID}`,
   section: SECTION,
   requests: [['POST', APNS, { token: 'abcd', appid: APP_ID }], ['DELETE', APNS, { token: 'abcd' }], ['POST', ANDROID, { token: 'x' }], ['DELETE', ANDROID, { token: 'x' }]],
 });

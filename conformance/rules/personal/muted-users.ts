@@ -48,7 +48,7 @@ const listIn = (event: JsonObject): number[] => expectShape(event, mutedShape, '
 const roundTrip: Rule = {
   id: 'muted-users/mute-unmute-round-trip',
   title: 'muting a user is an empty success that adds {id, timestamp} to a muted_users event and to POST /register muted_users; muting again answers 400 BAD_REQUEST; unmuting removes it (event and state); unmuting again answers 400 BAD_REQUEST',
-  endpoint: 'POST /users/me/muted_users/{muted_user_id}',
+  endpoint: 'POST, DELETE /users/me/muted_users/{muted_user_id}',
   section: `${SECTION}; api/get-events#muted_users`,
   levels: { min: MUTED_USERS_LEVEL },
   writes: true,
@@ -73,7 +73,7 @@ const roundTrip: Rule = {
 const selfAndUnknown: Rule = {
   id: 'muted-users/self-and-unknown-refused',
   title: 'muting or unmuting oneself, and muting or unmuting a user ID nobody has, answer 400 BAD_REQUEST, and the muted list is unchanged',
-  endpoint: 'POST /users/me/muted_users/{muted_user_id}',
+  endpoint: 'POST, DELETE /users/me/muted_users/{muted_user_id}',
   section: SECTION,
   levels: { min: MUTED_USERS_LEVEL },
   writes: true,
@@ -96,7 +96,7 @@ const selfAndUnknown: Rule = {
 const botsAndDeactivated: Rule = {
   id: 'muted-users/bots-and-deactivated-users',
   title: 'a deactivated user may be muted and unmuted; so may a bot from level 188, while before it muting a bot answers 400 BAD_REQUEST',
-  endpoint: 'POST /users/me/muted_users/{muted_user_id}',
+  endpoint: 'POST, DELETE /users/me/muted_users/{muted_user_id}',
   section: `${SECTION}; changelog 188`,
   levels: { min: MUTED_USERS_LEVEL },
   writes: true,
@@ -123,7 +123,7 @@ const botsAndDeactivated: Rule = {
 
 const noCredentials = credentialsRequired({
   id: 'muted-users/requires-credentials',
-  endpoint: 'POST /users/me/muted_users/{muted_user_id}',
+  endpoint: 'POST, DELETE /users/me/muted_users/{muted_user_id}',
   section: SECTION,
   levels: { min: MUTED_USERS_LEVEL },
   requests: [['POST', path(2_147_483_000)], ['DELETE', path(2_147_483_000)]],

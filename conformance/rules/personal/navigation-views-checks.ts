@@ -58,6 +58,7 @@ const addChecks = memberViewRule({
 const goneAfterDelete = memberViewRule({
   id: 'navigation-views/delete-twice-not-found',
   title: 'after a view is deleted, deleting it again or editing it answers 404 (NOT_FOUND; real servers BAD_REQUEST), as does deleting a fragment never added',
+  endpoint: 'DELETE, PATCH /navigation_views/{fragment}',
   section: '4.13; 7',
   writes: true,
   deviation: DEVIATION,

@@ -10,6 +10,8 @@ import { fixtureRule, type RuleHeader } from '../support/rule-factory.js';
 import type { Rule, RuleContext } from '../types.js';
 
 export const ENDPOINT = 'PATCH /navigation_views/{fragment}';
+/** For rules that check every navigation-view endpoint. */
+export const EVERY_ENDPOINT = 'GET, POST /navigation_views, PATCH, DELETE /navigation_views/{fragment}';
 export const LEVELS = { min: 390 } as const;
 export const DEVIATION = 'navigation-view-not-found-code';
 

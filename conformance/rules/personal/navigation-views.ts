@@ -13,7 +13,7 @@ import { fragmentPath, listViews, viewCommands, type ViewsModel, type ViewsReal 
 import { printableText } from '../support/arbitraries.js';
 import { credentialsRequired } from '../conventions/credentials-required.js';
 import { expectPlainSuccess } from '../support/plain-success.js';
-import { BUILT_IN, DEVIATION, deleteViewsLater, ENDPOINT, expectBuiltInListed, expectDeleteNotFound, LEVELS, memberViewRule, unconfiguredBuiltIns } from './navigation-views-support.js';
+import { BUILT_IN, DEVIATION, deleteViewsLater, ENDPOINT, EVERY_ENDPOINT, expectBuiltInListed, expectDeleteNotFound, LEVELS, memberViewRule, unconfiguredBuiltIns } from './navigation-views-support.js';
 import type { Rule } from '../types.js';
 import { checkUnknownParamsReported, type ParamPair } from '../conventions/unknown-parameters.js';
 
@@ -30,7 +30,7 @@ const hostileTail = fc.array(hostileSegment, { minLength: 1, maxLength: 3 }).map
 
 const noCredentials = credentialsRequired({
   id: 'navigation-views/requires-credentials',
-  endpoint: ENDPOINT,
+  endpoint: EVERY_ENDPOINT,
   section: '4.13',
   levels: LEVELS,
   requests: [
@@ -124,6 +124,7 @@ const unknownIgnored = memberViewRule({
 const modelSequence = memberViewRule({
   id: 'navigation-views/model-sequence',
   title: 'after any sequence of adding, pinning, renaming and deleting views, GET /navigation_views agrees with the model after every step',
+  endpoint: EVERY_ENDPOINT,
   section: '4.13; 2.8',
   writes: true,
   deviation: DEVIATION,
@@ -152,7 +153,7 @@ const modelSequence = memberViewRule({
 const absentBefore: Rule = {
   id: 'navigation-views/absent-before-390',
   title: 'before level 390 the navigation-view endpoints do not exist (404)',
-  endpoint: ENDPOINT,
+  endpoint: EVERY_ENDPOINT,
   section: '4.13; 9.2',
   levels: { max: LEVELS.min - 1 },
   writes: false,

@@ -38,7 +38,7 @@ async function listExports(client: ApiClient): Promise<ApiExport[]> {
 const reads: Rule = {
   id: 'exports/list-and-consents-administrators-only',
   title: 'administrators list the exports and (level 295) every user\'s export consent; moderators, members and guests are refused (400)',
-  endpoint: 'GET /export/realm',
+  endpoint: 'GET /export/realm, GET /export/realm/consents',
   section: 'api/get-realm-exports; api/get-realm-export-consents',
   writes: false,
   needs: ['admin', 'moderator', 'member', 'guest'],
@@ -63,7 +63,7 @@ const isExportEventWith = (id: number) => (event: JsonObject): boolean => event.
 const startEmbedded: Rule = {
   id: 'exports/start-and-delete-embedded-only',
   title: 'on the embedded server: an administrator\'s export is answered with its id, listed as theirs and announced by realm_export events; members are refused; an unknown export type (304) is refused; a finished export is deleted once',
-  endpoint: 'POST /export/realm',
+  endpoint: 'POST /export/realm, DELETE /export/realm/{export_id}',
   section: 'api/export-realm; api/delete-realm-export',
   writes: true,
   needs: ['admin', 'member'],

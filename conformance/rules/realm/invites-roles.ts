@@ -63,7 +63,7 @@ const inviteAsByRole = inviteRule({
 const linksByRole = inviteRule({
   id: 'invites/multiuse-by-role',
   title: 'each role creates a reusable link exactly when it holds create_multiuse_invite_group (an administrator link only as an administrator); a guest never; the creator may revoke its own link',
-  endpoint: 'POST /invites/multiuse',
+  endpoint: 'POST /invites/multiuse, DELETE /invites/multiuse/{invite_id}',
   section: 'api/create-invite-link; api/revoke-invite-link',
   levels: { min: INVITE_LEVELS.MULTIUSE_GROUP },
   needs: ['owner', 'moderator', 'member', 'guest'],
@@ -96,7 +96,7 @@ async function invitationBy(ctx: RuleContext, invites: RuleInvites, who: Identit
 const controlByRole = inviteRule({
   id: 'invites/control-by-role',
   title: 'administrators list every invitation and resend or revoke those of others (owner invitations only owners); members list only their own and may not touch others\' (400); guests may not list (400)',
-  endpoint: 'DELETE /invites/{invite_id}',
+  endpoint: 'GET /invites, POST /invites/{invite_id}/resend, DELETE /invites/{invite_id}',
   section: 'api/get-invites; api/revoke-email-invite; api/resend-email-invite',
   needs: ['owner', 'moderator', 'member', 'second-member', 'guest'],
 }, async (ctx, invites) => {

@@ -23,6 +23,7 @@ function expectExpiresIn(invite: { invited: number; expiry_date: number | null }
 const lifecycle = inviteRule({
   id: 'invites/send-list-resend-revoke',
   title: 'an invitation is listed with its address, inviter, role and expiry (minutes from level 126, null for never); it can be resent and revoked; once revoked it is no longer listed, and revoking or resending it again answers 400 BAD_REQUEST',
+  endpoint: 'POST, GET /invites, POST /invites/{invite_id}/resend, DELETE /invites/{invite_id}',
   section: `${SECTION}; api/get-invites; api/resend-email-invite; api/revoke-email-invite`,
 }, async (ctx, invites) => {
   const admin = ctx.as('admin');
@@ -81,7 +82,7 @@ const linkShape = v.object({ invite_link: v.string({ pattern: /\/join\/[^/]+\/?$
 const reusableLink = inviteRule({
   id: 'invites/multiuse-create-list-revoke',
   title: 'a reusable link is returned as invite_link (…/join/<key>/) and listed with is_multiuse, link_url, inviter and role; revoking it unlists it; revoking it again or an unknown link answers 400 BAD_REQUEST',
-  endpoint: 'POST /invites/multiuse',
+  endpoint: 'POST /invites/multiuse, GET /invites, DELETE /invites/multiuse/{invite_id}',
   section: 'api/create-invite-link; api/revoke-invite-link',
 }, async (ctx, invites) => {
   const admin = ctx.as('admin');

@@ -41,7 +41,7 @@ const nonAdmin = linkifierRule({
 const unknownId: Rule = {
   id: 'linkifiers/update-or-delete-unknown-bad-request',
   title: 'updating or deleting a linkifier ID that does not exist answers 400 BAD_REQUEST',
-  endpoint: 'DELETE /realm/filters/{filter_id}',
+  endpoint: 'DELETE, PATCH /realm/filters/{filter_id}',
   section: '4.16; 7',
   levels: { min: LIST_LEVEL },
   writes: false,

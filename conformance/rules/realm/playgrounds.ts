@@ -82,6 +82,7 @@ async function expectListEvent(ctx: RuleContext, queue: Parameters<typeof awaitE
 const lifecycle = playgroundRule({
   id: 'playgrounds/add-remove-with-events',
   title: 'an added playground (name and language stripped) is in register\'s realm_playgrounds and in a realm_playgrounds event with the whole list; deleting it removes it with another event; deleting it again or an unknown ID answers 400 BAD_REQUEST',
+  endpoint: `${ADD}, DELETE /realm/playgrounds/{playground_id}`,
   section: `${SECTION}; api/remove-code-playground; api/get-events`,
 }, async (ctx, admin) => {
   const queue = await openStreamAs(ctx, 'member', ['realm_playgrounds']);
@@ -137,6 +138,7 @@ const validation = playgroundRule({
 const administratorsOnly = playgroundRule({
   id: 'playgrounds/administrators-only',
   title: 'moderators, members and guests may neither add nor delete playgrounds (400) and change nothing',
+  endpoint: `${ADD}, DELETE /realm/playgrounds/{playground_id}`,
   section: `${SECTION}; api/remove-code-playground`,
   needs: ['moderator', 'member', 'guest'],
 }, async (ctx, admin) => {

@@ -44,7 +44,7 @@ function expectDefaultFlags(field: ApiField, level: number, what: string): void 
 const everyType = profileFieldRule({
   id: 'profile-fields/create-every-type',
   title: 'a field of every type of the level is created with its name, hint and field_data (empty for types without data), the default flags of the level, and sorts after the existing fields in creation order; guests list the same fields',
-  endpoint: CREATE,
+  endpoint: `${CREATE}, GET /realm/profile_fields`,
   section: SECTION,
   needs: ['guest'],
 }, async (ctx, { fields, before, reader }) => {

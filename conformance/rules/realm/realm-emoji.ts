@@ -41,6 +41,7 @@ async function expectEmojiEvent(ctx: RuleContext, queue: Parameters<typeof await
 const lifecycle = emojiRule({
   id: 'realm-emoji/add-list-deactivate-with-events',
   title: 'an added emoji is listed active with its author; deleting it keeps it listed as deactivated; each change sends realm_emoji update with the whole set; a second delete is refused (400 or 404) and the name can be used again',
+  endpoint: 'POST, DELETE /realm/emoji/{emoji_name}, GET /realm/emoji',
   section: `${SECTION}; api/deactivate-custom-emoji; api/get-events`,
   needs: ['admin', 'member', 'second-member'],
 }, async (ctx, { emoji, reader }) => {

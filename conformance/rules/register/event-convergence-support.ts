@@ -37,7 +37,7 @@ export function convergenceRule<F, A>(family: Family<F, A>): Rule {
   return {
     id: family.id,
     title: family.title,
-    endpoint: 'POST /register',
+    endpoint: 'POST /register, GET /events',
     section: family.section,
     levels: family.levels,
     writes: true,

@@ -34,7 +34,7 @@ const addedBot = v.object({
 const events: Rule = {
   id: 'bots/realm-bot-events',
   title: "creating, renaming and deactivating a bot send realm_bot add (the whole bot), update (full_name) and update is_active false (remove before level 222) to its owner and the administrators; another member gets realm_user add, update and deactivation but no realm_bot event",
-  endpoint: 'POST /bots',
+  endpoint: 'POST /bots, PATCH, DELETE /bots/{bot_id}',
   section: 'api/get-events#realm_bot-add; changelog 222',
   levels: { min: BOT_USER_ID_LEVEL },
   writes: true,

@@ -16,7 +16,7 @@ const SECTION = 'api/add-bot; api/get-bots';
 const created = ownedBotRule({
   id: 'bots/created-bot-listed-and-authenticates',
   title: "a created generic bot answers with its key and no default channels, authenticates as itself, is listed by its owner's GET /bots and realm_bots (not another member's) and GET /users/{id} names its type and owner",
-  endpoint: 'POST /bots',
+  endpoint: 'POST, GET /bots',
   section: SECTION,
   needs: ['second-member'],
 }, async (ctx, { owner, bot }) => {
@@ -62,7 +62,7 @@ const refusedCallers = ownedBotRule({
 const humanOnly = ownedBotRule({
   id: 'bots/human-only-endpoints-refuse-bots',
   title: "a bot's own settings, presence and legacy push tokens are for people: PATCH /settings, POST /users/me/presence, POST /users/me/apns_device_token and POST /users/me/android_gcm_reg_id answer a bot 400 BAD_REQUEST",
-  endpoint: 'PATCH /settings',
+  endpoint: 'PATCH /settings, POST /users/me/presence, POST /users/me/apns_device_token, POST /users/me/android_gcm_reg_id',
   section: 'api/update-settings; api/update-presence; api/add-apns-token',
 }, async (_ctx, { bot }) => {
   const requests: ReadonlyArray<readonly [string, Record<string, unknown>]> = [

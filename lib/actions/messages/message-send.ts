@@ -200,7 +200,7 @@ export function sendMessage(world: World, sender: User, request: SendRequest): S
   const rendered = render(world, content);
   const place = recipient.kind === 'stream' ? { stream: world.streams.get(recipient.streamId) as Stream, topic: recipient.topic } : null;
   checkMentionPermissions(world, rendered, place, sender, sender);
-  const readBy = new Set((request.readBySender ?? defaultReadBySender(request.client)) ? [sender.id] : []);
+  const readBy = new Set((request.readBySender ?? defaultReadBySender(world, request.client)) ? [sender.id] : []);
   let automatic: number | undefined;
   const message = deliverMessage(world, {
     sender,

@@ -4,6 +4,7 @@
  * Validation of user requests lives in `message-send.ts`; editing in `edit/message-edit.ts`.
  */
 import { badRequest } from '../../errors.js';
+import { FEATURES } from '../../features.js';
 import type { Message, Recipient } from '../../entities/message.js';
 import type { User } from '../../entities/user.js';
 import { activeSubscriberIds } from '../../queries/users/access.js';
@@ -148,13 +149,14 @@ export function groupByFlags(message: Message, userIds: Iterable<number>): Map<s
 const HUMAN_CLIENTS = new Set(['zulipandroid', 'zulipios', 'zulipdesktop', 'zulipmobile', 'zulipelectron', 'zulipterminal', 'snipe', 'website', 'ios', 'android']);
 
 /**
- * `Client.default_read_by_sender`: whether a message sent without `read_by_sender` starts read for
- * its sender. Only the real server's own (human) clients qualify, so that messages an integration
- * sends with a user's key stay unread for that user.
+ * `Client.default_read_by_sender` (zerver/models/clients.py): whether a message sent without
+ * `read_by_sender` starts read for its sender. Only the real server's own (human) clients
+ * qualify, so that messages an integration sends with a user's key stay unread for that user.
+ * Names containing "desktop app" (the pre-2017 desktop app) qualified until level 280.
  */
-export function defaultReadBySender(client: string): boolean {
+export function defaultReadBySender(world: World, client: string): boolean {
   const name = client.toLowerCase();
-  return HUMAN_CLIENTS.has(name) || name.includes('desktop app');
+  return HUMAN_CLIENTS.has(name) || (!world.has(FEATURES.NO_DESKTOP_APP_READ_BY_SENDER) && name.includes('desktop app'));
 }
 
 /** The client name of a request: the `client` parameter, else the User-Agent's product token. */

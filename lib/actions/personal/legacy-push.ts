@@ -9,16 +9,29 @@ import type { LegacyPushToken } from '../../entities/personal.js';
 import type { User } from '../../entities/user.js';
 import type { World } from '../../state/world.js';
 
-/** The longest token the real server accepts. */
+/** The longest token the real server accepts, in code points (Python's `len`). */
 const MAX_TOKEN_LENGTH = 4096;
-/** APNs tokens are hexadecimal bytes (the server re-encodes them in base64). */
-const HEX_BYTES = /^(?:\s*[0-9a-fA-F]{2})*\s*$/;
+/**
+ * Python's `bytes.fromhex`: hexadecimal pairs, with ASCII whitespace (only) allowed between
+ * pairs; any other character, a non-ASCII space included, is refused.
+ */
+const HEX_BYTES = /^(?:[ \t\n\v\f\r]*[0-9a-fA-F]{2})*[ \t\n\v\f\r]*$/;
 
-/** `validate_token`: not empty, not too long, and for APNs valid hexadecimal. */
+/** Python's `len`: code points, counted only when the UTF-16 length could exceed the limit. */
+const tooLong = (token: string): boolean => token.length > MAX_TOKEN_LENGTH && [...token].length > MAX_TOKEN_LENGTH;
+
+/**
+ * `validate_token` (zerver/lib/push_notifications.py): not empty, at most 4096 characters, and
+ * for APNs what `bytes.fromhex` decodes. Older real servers only required APNs tokens to decode
+ * as base64 (docs/deviations.md).
+ */
 export function validateToken(token: string, kind: LegacyPushToken['kind']): void {
-  if (token === '' || token.length > MAX_TOKEN_LENGTH) throw badRequest('Empty or invalid length token');
+  if (token === '' || tooLong(token)) throw badRequest('Empty or invalid length token');
   if (kind === 'apns' && !HEX_BYTES.test(token)) throw badRequest('Invalid APNS token');
 }
+
+/** The app ID an APNs token got before level 223 made `appid` required (`ZULIP_IOS_APP_ID`). */
+export const DEFAULT_IOS_APP_ID = 'org.zulip.Zulip';
 
 /** `check_app_id`: letters, digits, dots and dashes. */
 export function checkAppId(appId: string): string {

@@ -2,12 +2,11 @@
  * `PATCH /settings`: a user changes their own settings, name, password or email (the real
  * server's `json_change_settings` and `do_change_user_setting`).
  *
- * Everything is checked before anything changes, in the real server's order: the settings
- * values (`default_language`, `notification_sound`, the email batching period), then the
- * password change, the email change and the full name. (The real server applies the password
- * before it looks at the email and the name, so a bad name there leaves a changed password; here
- * an error changes nothing.) Then the password, the name, each changed setting in parameter
- * order, and the time zone last.
+ * In the real server's order: the settings values are checked (`default_language`,
+ * `notification_sound`, the email batching period); the password change is checked and applied;
+ * the email change and the full name are checked; then the name, each changed setting in
+ * parameter order, and the time zone last are applied. As there, a bad email address or name
+ * leaves the new password in place.
  */
 import { timingSafeEqual } from 'node:crypto';
 import { isValidEmail } from '../../input/email.js';
@@ -80,12 +79,15 @@ function checkEmailChange(world: World, user: User, requested: string): boolean 
   return true;
 }
 
-/** Checks the whole request, then applies it with its events. */
+/** Checks and applies the request in the real view's order, with its events. */
 export function changeOwnSettings(world: World, user: User, change: OwnSettingsChange, attempts: RateLimiter): OwnSettingsOutcome {
   const language = change.settings.get('default_language');
   if (language !== undefined && !isAvailableLanguage(String(language))) throw badRequest('Invalid default_language');
   checkSettingsValues(change.settings);
-  if (change.newPassword !== undefined) checkPasswordChange(world, user, change, attempts);
+  if (change.newPassword !== undefined) {
+    checkPasswordChange(world, user, change, attempts);
+    user.password = change.newPassword;
+  }
   const emailChangeStarted = change.email !== undefined && checkEmailChange(world, user, change.email);
   // Like the real server: any different spelling is checked (and stored stripped), even one
   // that strips to the current name; with name changes disabled a non-administrator's new name
@@ -95,7 +97,6 @@ export function changeOwnSettings(world: World, user: User, change: OwnSettingsC
   const settings = [...change.settings].filter(([name, value]) => currentSetting(user, name) !== value);
   const timezone = change.timezone !== undefined && change.timezone !== user.timezone ? change.timezone : undefined;
 
-  if (change.newPassword !== undefined) user.password = change.newPassword;
   if (fullName !== undefined) {
     user.fullName = fullName;
     world.events.send({ type: 'realm_user', op: 'update', person: { user_id: user.id, full_name: fullName } }, accessAudience(world, user));

@@ -72,3 +72,14 @@ export function applyRealmProperties(world: World, planned: readonly PlannedProp
     return [def.name, def.isString ? 'updated' : def.responseValue ? def.responseValue(value) : value];
   });
 }
+
+/**
+ * Before level 195 the real view answered `default_code_block_language` whenever it was sent,
+ * changed or not, with the sent language or null for "" (its old "no default"), in place of
+ * `"updated"`.
+ */
+export function legacyRealmPropertyAnswers(world: World, input: RealmPropertyInput): Array<[string, unknown]> {
+  const language = input.get('default_code_block_language');
+  if (language === undefined || world.has(FEATURES.CODE_BLOCK_LANGUAGE_EMPTY)) return [];
+  return [['default_code_block_language', language === '' ? null : language]];
+}

@@ -1,7 +1,7 @@
 /**
  * `PATCH /bots/{bot_id}` (the real server's `patch_bot_backend`): name, role, owner, default
- * channels, outgoing-webhook service, embedded-bot configuration and avatar. Every part is
- * checked before anything changes; then each change sends the events its real action sends.
+ * channels, outgoing-webhook service, embedded-bot configuration and avatar, one part after
+ * another as the real view does; each change sends the events its real action sends.
  */
 import { badRequest } from '../../errors.js';
 import type { Role, User } from '../../entities/user.js';
@@ -39,31 +39,6 @@ function checkNewOwner(world: World, ownerId: number): User {
   if (!owner.isActive) throw badRequest('Failed to change owner, user is deactivated');
   if (owner.isBot) throw badRequest("Failed to change owner, bots can't own other bots");
   return owner;
-}
-
-/** The checks, in the real view's order; returns what is to change. */
-function planPatch(world: World, actor: User, bot: User, patch: BotPatch) {
-  let fullName: string | undefined;
-  if (patch.fullName !== undefined) {
-    const name = checkFullName(patch.fullName, { world, exceptUserId: bot.id });
-    // An unchanged name is silently accepted (the web app always sends it).
-    if (name !== bot.fullName) {
-      checkBotNameAvailable(world, name, bot.id);
-      fullName = name;
-    }
-  }
-  const role = patch.role !== undefined && patch.role !== bot.role ? patch.role : undefined;
-  if (role !== undefined) checkBotRoleChange(actor, bot, role);
-  const owner = patch.botOwnerId === undefined ? undefined : checkNewOwner(world, patch.botOwnerId);
-  const sending = streamChoice(world, actor, patch.defaultSendingStream);
-  const events = streamChoice(world, actor, patch.defaultEventsRegisterStream);
-  if (patch.servicePayloadUrl !== undefined) {
-    checkInterfaceType(patch.serviceInterface);
-    // The real server crashes (500) for a bot without a service; refused here instead.
-    if (botProfileOf(world, bot).services.length === 0) throw badRequest('This bot has no outgoing webhook service');
-  }
-  if (patch.fileCount > 1) throw badRequest('You may only upload one file at a time');
-  return { fullName, role, owner: owner?.id === bot.botOwnerId ? undefined : owner, sending, events };
 }
 
 /** The bot's record, created on first write for bots that had none. */
@@ -113,35 +88,55 @@ function changeAvatar(world: World, bot: User): void {
   world.events.send({ type: 'realm_user', op: 'update', person }, userIdsWhoCanAccess(world, bot));
 }
 
-/** Applies a checked patch; answers the bot's resulting fields as the real view does. */
+function renameBot(world: World, bot: User, requested: string): void {
+  const name = checkFullName(requested, { world, exceptUserId: bot.id });
+  // An unchanged name is silently accepted (the web app always sends it).
+  if (name === bot.fullName) return;
+  checkBotNameAvailable(world, name, bot.id);
+  bot.fullName = name;
+  world.events.send({ type: 'realm_user', op: 'update', person: { user_id: bot.id, full_name: bot.fullName } }, userIdsWhoCanAccess(world, bot));
+  sendBotUpdate(world, bot, { full_name: bot.fullName });
+}
+
+function changeRole(world: World, actor: User, bot: User, role: Role): void {
+  if (role === bot.role) return;
+  checkBotRoleChange(actor, bot, role);
+  bot.role = role;
+  world.events.send({ type: 'realm_user', op: 'update', person: { user_id: bot.id, role: bot.role } }, activeRealmUserIds(world));
+  syncRoleGroupsWithEvents(world, [bot]);
+}
+
+/**
+ * Applies the patch part by part, in the real view's order, each part checked just before it is
+ * applied: as in `patch_bot_backend`, a refused part leaves the earlier parts changed. Answers
+ * the bot's resulting fields as the real view does.
+ */
 export function patchBot(world: World, actor: User, botId: number, patch: BotPatch): Record<string, unknown> {
   const bot = accessBotById(world, actor, botId);
-  const plan = planPatch(world, actor, bot, patch);
-  if (plan.fullName !== undefined) {
-    bot.fullName = plan.fullName;
-    world.events.send({ type: 'realm_user', op: 'update', person: { user_id: bot.id, full_name: bot.fullName } }, userIdsWhoCanAccess(world, bot));
-    sendBotUpdate(world, bot, { full_name: bot.fullName });
+  if (patch.fullName !== undefined) renameBot(world, bot, patch.fullName);
+  if (patch.role !== undefined) changeRole(world, actor, bot, patch.role);
+  if (patch.botOwnerId !== undefined) {
+    const owner = checkNewOwner(world, patch.botOwnerId);
+    if (owner.id !== bot.botOwnerId) changeOwner(world, bot, owner);
   }
-  if (plan.role !== undefined) {
-    bot.role = plan.role;
-    world.events.send({ type: 'realm_user', op: 'update', person: { user_id: bot.id, role: bot.role } }, activeRealmUserIds(world));
-    syncRoleGroupsWithEvents(world, [bot]);
+  const sending = streamChoice(world, actor, patch.defaultSendingStream);
+  if (sending !== undefined) {
+    writableProfile(world, bot).defaultSendingStreamId = sending;
+    sendBotUpdate(world, bot, { default_sending_stream: streamNameOrNull(world, sending) });
   }
-  if (plan.owner) changeOwner(world, bot, plan.owner);
-  if (plan.sending !== undefined) {
-    writableProfile(world, bot).defaultSendingStreamId = plan.sending;
-    sendBotUpdate(world, bot, { default_sending_stream: streamNameOrNull(world, plan.sending) });
-  }
-  if (plan.events !== undefined) {
-    writableProfile(world, bot).defaultEventsRegisterStreamId = plan.events;
-    sendBotUpdate(world, bot, { default_events_register_stream: streamNameOrNull(world, plan.events) });
+  const events = streamChoice(world, actor, patch.defaultEventsRegisterStream);
+  if (events !== undefined) {
+    writableProfile(world, bot).defaultEventsRegisterStreamId = events;
+    sendBotUpdate(world, bot, { default_events_register_stream: streamNameOrNull(world, events) });
   }
   if (patch.defaultAllPublicStreams !== undefined) {
     writableProfile(world, bot).defaultAllPublicStreams = patch.defaultAllPublicStreams;
     sendBotUpdate(world, bot, { default_all_public_streams: patch.defaultAllPublicStreams });
   }
   if (patch.servicePayloadUrl !== undefined) {
-    // planPatch made sure the bot has a service.
+    checkInterfaceType(patch.serviceInterface);
+    // The real server crashes (500) for a bot without a service; refused here instead.
+    if (botProfileOf(world, bot).services.length === 0) throw badRequest('This bot has no outgoing webhook service');
     for (const service of writableProfile(world, bot).services.slice(0, 1)) {
       service.baseUrl = patch.servicePayloadUrl;
       service.interface = patch.serviceInterface;
@@ -153,6 +148,7 @@ export function patchBot(world: World, actor: User, botId: number, patch: BotPat
     for (const [key, value] of patch.configData) profile.config.set(key, value);
     sendBotUpdate(world, bot, { services: [{ config_data: Object.fromEntries(profile.config) }] });
   }
+  if (patch.fileCount > 1) throw badRequest('You may only upload one file at a time');
   if (patch.fileCount === 1) changeAvatar(world, bot);
   const profile = botProfileOf(world, bot);
   const result: Record<string, unknown> = {

@@ -2,7 +2,9 @@
  * Fenced and indented code blocks with the real server's wrapper
  * (`<div class="codehilite" data-code-language="Python"><pre><span></span><code>`), without
  * Pygments' highlighting spans; and the fences that are not code: `quote` (a blockquote whose
- * content is Markdown) and `spoiler` (a header and hidden content).
+ * content is Markdown) and `spoiler` (a header and hidden content). A fence without a language
+ * takes the realm's default one, which may itself be `quote`, `math` or `spoiler`, except inside
+ * a spoiler (the real server's `SpoilerHandler` looks for fences without the default).
  */
 import type MarkdownIt from 'markdown-it';
 import type { StateCore, Token } from 'markdown-it';
@@ -38,11 +40,27 @@ function codeBlock(content: string, language: string): string {
   return `<div class="codehilite"${attribute}><pre><span></span><code>${codeBody(content)}</code></pre></div>\n`;
 }
 
+/** Marks the fences of a spoiler's content, which the realm's default language does not reach. */
+const IN_SPOILER = 'zulipInSpoiler';
+
+function markInSpoiler(tokens: readonly Token[]): void {
+  for (const token of tokens) if (token.type === 'fence') token.meta = { ...(token.meta as object | null), [IN_SPOILER]: true };
+}
+
+const isInSpoiler = (token: Token): boolean => (token.meta as Record<string, unknown> | null)?.[IN_SPOILER] === true;
+
+/** The fence's language: as written, else the realm's default (outside spoilers). */
+function fenceLanguage(token: Token, env: unknown): string {
+  const written = parseFenceInfo(token.info).language;
+  if (written !== '' || isInSpoiler(token)) return written;
+  return contextOf(env).defaultCodeBlockLanguage ?? '';
+}
+
 function renderFence(tokens: Token[], idx: number, _options: unknown, env: unknown): string {
   const token = tokens[idx] as Token;
   // A fence without lines renders nothing on the real server.
   if (token.content === '') return '';
-  const language = parseFenceInfo(token.info).language || (contextOf(env).defaultCodeBlockLanguage ?? '');
+  const language = fenceLanguage(token, env);
   if (language.toLowerCase() === 'math') return renderDisplayMath(token.content.replace(/\n$/, '').split('\n').map((line) => line.trimEnd()).join('\n'));
   return codeBlock(token.content, language);
 }
@@ -70,17 +88,20 @@ function expandContentFences(state: StateCore): void {
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i] as Token;
     if (token.type !== 'fence') continue;
-    const { language, header } = parseFenceInfo(token.info);
-    const kind = language.toLowerCase();
+    const kind = fenceLanguage(token, state.env).toLowerCase();
     let replacement: Token[];
     if (kind === 'quote' || kind === 'quoted') {
-      replacement = [marker(state, 'blockquote_open', 'blockquote', 1), ...parseBlocks(state, token.content), marker(state, 'blockquote_close', 'blockquote', -1)];
+      const content = parseBlocks(state, token.content);
+      if (isInSpoiler(token)) markInSpoiler(content);
+      replacement = [marker(state, 'blockquote_open', 'blockquote', 1), ...content, marker(state, 'blockquote_close', 'blockquote', -1)];
     } else if (kind === 'spoiler') {
+      const content = parseBlocks(state, token.content);
+      markInSpoiler(content);
       replacement = [
         marker(state, 'zulip_spoiler_open', 'div', 1),
-        ...parseBlocks(state, header),
+        ...parseBlocks(state, parseFenceInfo(token.info).header),
         marker(state, 'zulip_spoiler_content', 'div', 0),
-        ...parseBlocks(state, token.content),
+        ...content,
         marker(state, 'zulip_spoiler_close', 'div', -1),
       ];
     } else continue;

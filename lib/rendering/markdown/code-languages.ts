@@ -1,6 +1,7 @@
 /**
  * Code block languages: the display name the real server writes in `data-code-language`
- * (Pygments' lexer name for a known alias). A language it does not know is kept as written.
+ * (Pygments' lexer name for a known alias). A language it does not know is written in lower case,
+ * as the real server lower-cases every fence language (`generic_handler`) before looking it up.
  */
 
 const LEXERS = `
@@ -29,5 +30,6 @@ const BY_ALIAS: ReadonlyMap<string, string> = new Map(
 
 /** The `data-code-language` value for a fence's language ('' for none). */
 export function codeLanguageName(language: string): string {
-  return BY_ALIAS.get(language.toLowerCase()) ?? language;
+  const lower = language.toLowerCase();
+  return BY_ALIAS.get(lower) ?? lower;
 }

@@ -1,16 +1,17 @@
 /**
  * `POST /messages/render`: the HTML the server would store for `content`, rendered for the
  * caller's realm (mentions, channel links, custom emoji, linkifiers) without sending anything,
- * as the real server's `render_message_backend` does.
+ * as the real server's `render_message_backend` does. Content over the message length limit is
+ * rendered in full, as it is there through level 415, up to a bound of ours.
  */
-import { MAX_MESSAGE_LENGTH } from '../../../lib/actions/messages/messages.js';
+import { MAX_RENDER_CONTENT_LENGTH } from '../../../lib/input/limits.js';
 import { render } from '../../../lib/rendering/render.js';
 import { authed, type RouteDef } from '../../app/endpoint.js';
 import { str } from '../../app/params.js';
 
 const renderMessage = authed({
   params: {
-    content: str({ maxLength: MAX_MESSAGE_LENGTH }).required(),
+    content: str({ maxLength: MAX_RENDER_CONTENT_LENGTH }).required(),
   },
   run({ world }, args) {
     return { rendered: render(world, args.content) };

@@ -2,8 +2,9 @@
  * Legacy push tokens: `POST`/`DELETE /users/me/apns_device_token` (`token`, `appid`) and
  * `/users/me/android_gcm_reg_id` (`token`). Human users only. Not in the description.
  */
-import { addLegacyPushToken, checkAppId, removeLegacyPushToken } from '../../../lib/actions/personal/legacy-push.js';
-import { notForBots } from '../../../lib/errors.js';
+import { addLegacyPushToken, checkAppId, DEFAULT_IOS_APP_ID, removeLegacyPushToken } from '../../../lib/actions/personal/legacy-push.js';
+import { missingArgument, notForBots } from '../../../lib/errors.js';
+import { FEATURES } from '../../../lib/features.js';
 import { authed, type AuthedContext, type RouteDef } from '../../app/endpoint.js';
 import { str } from '../../app/params.js';
 
@@ -13,9 +14,11 @@ const humansOnly = ({ user }: AuthedContext): void => {
 
 const addApns = authed({
   gate: humansOnly,
-  params: { token: str().required(), appid: str().check((value) => void checkAppId(value)).required() },
+  params: { token: str().required(), appid: str().check((value) => void checkAppId(value)) },
   run({ world, user }, args) {
-    addLegacyPushToken(world, user, 'apns', args.token, args.appid);
+    // Level 223 made `appid` required; before it the server's iOS app ID stood in.
+    if (args.appid === undefined && world.has(FEATURES.APNS_APPID_REQUIRED)) throw missingArgument('appid');
+    addLegacyPushToken(world, user, 'apns', args.token, args.appid ?? DEFAULT_IOS_APP_ID);
     return {};
   },
 });

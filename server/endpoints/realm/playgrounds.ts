@@ -17,12 +17,13 @@ const adminOnly = ({ user }: AuthedContext): void => {
 
 /**
  * `check_pygments_language`: at most 40 characters from a small set (checked before stripping).
- * The real pattern's `+-.` is a character range (`+`, `,`, `-`, `.`), so a comma is allowed.
+ * The real pattern's `+-.` is a character range (`+`, `,`, `-`, `.`), so a comma is allowed, and
+ * its `$` also matches before a final newline, so one trailing newline passes (then stripped).
  */
 const pygmentsLanguage = str({ maxLength: 40 })
   .required()
   .check((value) => {
-    if (!/^[ a-zA-Z0-9_+,\-./#]*$/.test(value)) throw badRequest('Invalid characters in pygments language');
+    if (!/^[ a-zA-Z0-9_+,\-./#]*\n?$/.test(value)) throw badRequest('Invalid characters in pygments language');
   });
 
 const add = authed({

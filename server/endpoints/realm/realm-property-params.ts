@@ -11,10 +11,16 @@ const ORG_TYPES = [0, 10, 20, 30, 35, 40, 50, 60, 70, 80, 90, 100, 1000];
 /** `Realm.GIPHY_RATING_OPTIONS` IDs (disabled, y, g, pg, pg-13, r). */
 const GIPHY_RATINGS = [0, 1, 2, 3, 4, 5];
 
+/** Far above any Pygments alias or playground language (40 characters on the real server). */
+const DEFAULT_CODE_BLOCK_LANGUAGE_MAX_LENGTH = 1000;
+
 const limit = () => json(union(int, strSchema));
 
 export const REALM_PROPERTY_PARAMS = {
   avatar_changes_disabled: json(bool),
+  // Any text, as the real view takes it (no language check), but capped: every code block without
+  // a language carries it, so an unbounded one would multiply a message's rendering.
+  default_code_block_language: str({ maxLength: DEFAULT_CODE_BLOCK_LANGUAGE_MAX_LENGTH }),
   default_language: str(),
   digest_emails_enabled: json(bool),
   digest_weekday: json(oneOf(int, [0, 1, 2, 3, 4, 5, 6])),
@@ -29,6 +35,8 @@ export const REALM_PROPERTY_PARAMS = {
   giphy_rating: json(int).availableFrom(FEATURES.GIPHY_RATING).check((value) => {
     if (!GIPHY_RATINGS.includes(value)) throw badRequest(`Invalid giphy_rating ${value}`);
   }),
+  inline_image_preview: json(bool),
+  inline_url_embed_preview: json(bool),
   invite_required: json(bool),
   mandatory_topics: json(bool).availableBefore(FEATURES.TOPICS_POLICY),
   message_content_allowed_in_email_notifications: json(bool),

@@ -3,7 +3,7 @@
  * minimal `PATCH /realm` (message editing, waiting period, moderation channel, group settings).
  */
 import { type AnnouncementSetting, applyAnnouncementChannels, planAnnouncementChannels } from '../../../lib/actions/realm/announcement-channels.js';
-import { applyRealmProperties, planRealmProperties } from '../../../lib/actions/realm/realm-properties.js';
+import { applyRealmProperties, legacyRealmPropertyAnswers, planRealmProperties } from '../../../lib/actions/realm/realm-properties.js';
 import { type GroupSettingChange, updateRealm } from '../../../lib/actions/realm/realm-settings.js';
 import { updateUserSettingsDefaults } from '../../../lib/actions/realm/user-settings-defaults.js';
 import { badRequest, mustBeAdministrator } from '../../../lib/errors.js';
@@ -84,7 +84,8 @@ const updateRealmSettings = authed({
       if (change !== undefined) groupSettings.set(name, change);
     }
     // Every setting is validated before any is applied.
-    const properties = planRealmProperties(world, user, realmPropertyInput(args));
+    const propertyInput = realmPropertyInput(args);
+    const properties = planRealmProperties(world, user, propertyInput);
     const announcements = planAnnouncementChannels(world, user, announcementInput(args));
     const data = updateRealm(world, user, {
       groupSettings,
@@ -95,7 +96,8 @@ const updateRealmSettings = authed({
       ...(args.waiting_period_threshold === undefined ? {} : { waitingPeriodThreshold: args.waiting_period_threshold }),
     });
     const channels = applyAnnouncementChannels(world, announcements);
-    return { ...data, ...Object.fromEntries(channels), ...Object.fromEntries(applyRealmProperties(world, properties)) };
+    const answered = applyRealmProperties(world, properties);
+    return { ...data, ...Object.fromEntries(channels), ...Object.fromEntries([...answered, ...legacyRealmPropertyAnswers(world, propertyInput)]) };
   },
 });
 
