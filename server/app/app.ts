@@ -21,7 +21,7 @@ import { type EventQueueOptions, type ResolvedEventQueueOptions, resolveEventQue
 import { Router } from './router.js';
 import { ROUTES } from './routes.js';
 import { SchedulerDriver } from './scheduler-driver.js';
-import { indexWordsInBackground } from './word-index-driver.js';
+import { listWordsInBackground } from '../../lib/state/history/background-words.js';
 
 export interface AppOptions {
   readonly world: World;
@@ -72,7 +72,7 @@ export class ChatApp implements AppServices {
     this.scheduler = new SchedulerDriver(this.world);
     this.onClose(() => this.scheduler.stop());
     this.onClose(() => this.world.delayed?.cancel());
-    this.onClose(indexWordsInBackground(this.world));
+    this.onClose(listWordsInBackground(this.world.messages.index));
   }
 
   /** Registers cleanup to run on close (long polls, timers). */

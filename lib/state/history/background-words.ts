@@ -1,0 +1,23 @@
+/**
+ * Lists a loaded history's search words in the background (word-index.ts): a slice of messages
+ * per turn of the event loop, so requests are answered between slices and the realm is ready
+ * before its words are listed. A search that comes first lists the rest itself. A running app
+ * starts it (server/app/app.ts); a world used without one lists its words at the first search.
+ */
+import type { HistoryIndex } from './history-index.js';
+
+/** Messages per slice: some 10 to 20 ms of work, the longest a request waits behind it. */
+const SLICE = 5_000;
+
+/** Starts listing the index's pending search words; returns what stops it (for an app's `close`). */
+export function listWordsInBackground(index: HistoryIndex): () => void {
+  let next: NodeJS.Immediate | undefined;
+  const step = (): void => {
+    next = index.indexPendingWords(SLICE) ? undefined : setImmediate(step).unref();
+  };
+  if (index.pendingWords > 0) next = setImmediate(step).unref();
+  return () => {
+    if (next !== undefined) clearImmediate(next);
+    next = undefined;
+  };
+}
