@@ -1,7 +1,9 @@
 /**
  * One side of `history-scale`, in its own process: loads the generated fixture as `chat-server
  * --fixture` does (the same `createApp`), reports the time since the process started and its RSS,
- * then times the operations it is asked for through the in-process handler.
+ * waits for the app's background work (listing the search words) to end, so that it does not
+ * share the machine with the samples, and then times the operations it is asked for through the
+ * in-process handler.
  *
  *   (forked by history-scale) history-scale-worker.js FIXTURE PLAN_JSON
  */
@@ -14,6 +16,9 @@ export interface WorkerReady {
   /** CPU time (user and system) spent by then: on a shared machine, the part of readyMs that is this process's own work. */
   readonly cpuMs: number;
   readonly rssBytes: number;
+  /** When the search words were all listed (since process start), and the RSS then. */
+  readonly settledMs: number;
+  readonly settledRssBytes: number;
 }
 
 export type WorkerCommand = { readonly operation: number; readonly sample: number } | { readonly exit: true };
@@ -34,7 +39,9 @@ async function main(): Promise<void> {
   if (!fixture || !planText || !process.send) throw new Error('history-scale-worker is started by history-scale');
   const app = createApp({ fixture, logger: () => undefined });
   const cpu = process.cpuUsage();
-  const ready: WorkerReady = { readyMs: performance.now(), cpuMs: (cpu.user + cpu.system) / 1000, rssBytes: process.memoryUsage().rss };
+  const [readyMs, rssBytes] = [performance.now(), process.memoryUsage().rss];
+  while (app.world.messages.index.pendingWords > 0) await new Promise((resolve) => setTimeout(resolve, 5));
+  const ready: WorkerReady = { readyMs, cpuMs: (cpu.user + cpu.system) / 1000, rssBytes, settledMs: performance.now(), settledRssBytes: process.memoryUsage().rss };
   const plan = JSON.parse(planText) as HistoryPlan;
   const side: HistorySide = { ...plan, middleId: app.world.messages.ids[plan.middleIndex] ?? 0 };
   const key = app.world.usersByEmail.get(EMAIL)?.apiKey ?? '';

@@ -6,8 +6,8 @@
  */
 import type { HistoryIndex } from './history-index.js';
 
-/** Messages per slice: some 10 to 20 ms of work, the longest a request waits behind it. */
-const SLICE = 5_000;
+/** Messages per slice: about 10 ms of work here, the longest a request waits behind it. */
+const SLICE = 2_000;
 
 /** Starts listing the index's pending search words; returns what stops it (for an app's `close`). */
 export function listWordsInBackground(index: HistoryIndex): () => void {
