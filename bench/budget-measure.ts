@@ -8,7 +8,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { runSuite, type Rule, type SuiteResult } from '../conformance/index.js';
 import { createApp } from '../server/index.js';
 import { makeRequest } from '../server/app/request.js';
-import type { RequestRecord } from './budget-model.js';
+import { routeOf, type RequestRecord } from './budget-model.js';
 
 export interface BudgetRun {
   readonly numRuns: number;
@@ -70,21 +70,29 @@ export async function measureBudget(run: BudgetRun): Promise<BudgetMeasurement> 
   const app = createApp({ logger: () => undefined, ...(run.featureLevel === undefined ? {} : { featureLevel: run.featureLevel }) });
   const requests: RequestRecord[] = [];
   let current = '(setup)';
+  let rule = current;
   const started = performance.now();
   try {
     const result = await runSuite({
       handler: async (request) => {
         const file = current;
+        const ruleId = rule;
         const answer = await app.handle(makeRequest(request.method, request.path, { headers: { ...request.headers }, body: request.body, signal: request.signal }));
-        requests.push({ identity: actingUser(request.headers.authorization, answer.status), file });
+        requests.push({ identity: actingUser(request.headers.authorization, answer.status), file, rule: ruleId, route: routeOf(request.method, request.path) });
         return answer;
       },
       numRuns: run.numRuns,
       seed: run.seed,
       ...(run.only.length > 0 ? { only: run.only } : {}),
       listener: {
-        onRuleStart: (rule) => void (current = files.get(rule.id) ?? `(rule ${rule.id})`),
-        onRuleEnd: (_result, position, total) => void (current = position === total ? '(run cleanups)' : '(between rules)'),
+        onRuleStart: (started) => {
+          current = files.get(started.id) ?? `(rule ${started.id})`;
+          rule = started.id;
+        },
+        onRuleEnd: (_result, position, total) => {
+          current = position === total ? '(run cleanups)' : '(between rules)';
+          rule = current;
+        },
       },
     });
     const users = new Set(requests.flatMap((request) => (request.identity === undefined ? [] : [request.identity])));

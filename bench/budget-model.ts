@@ -11,6 +11,16 @@ export interface RequestRecord {
   readonly identity: string | undefined;
   /** The rule file it belongs to, or `(setup)` / `(run cleanups)`. */
   readonly file: string;
+  /** The rule it belongs to (its file's name outside rules). */
+  readonly rule: string;
+  /** Method and path, numeric path segments as `{id}`: `GET /api/v1/users/{id}`. */
+  readonly route: string;
+}
+
+/** `GET /api/v1/users/{id}` for `GET /api/v1/users/12?x=1`: requests of one endpoint grouped. */
+export function routeOf(method: string, path: string): string {
+  const bare = path.split('?')[0] ?? '';
+  return `${method.toUpperCase()} ${bare.replace(/\/\d+(?=\/|$)/g, '/{id}')}`;
 }
 
 export interface Tally {

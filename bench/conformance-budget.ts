@@ -6,11 +6,12 @@
  * minute (Zulip: 200). Rule authors see where the budget goes; the busiest identity sets the pace.
  *
  *   node dist/bench/conformance-budget.js [--num-runs 3] [--per-minute 200] [--request-ms 0]
- *     [--top 15] [--seed 1] [--only GLOB]... [--feature-level N]
+ *     [--top 15] [--seed 1] [--only GLOB]... [--feature-level N] [--by-rule]
  *
  * `--request-ms` is the time one request takes on the target (its answer included); 0 projects
  * the limit alone. The projection assumes the suite's sequential run and one bucket per user for
- * every request; on Zulip, `GET`/`DELETE /events` are served by Tornado, whose limiter keeps
+ * every request; `--by-rule` adds the `--top` rules with the most requests of the busiest identity,
+ * each with its requests per identity and that identity's busiest endpoints. On Zulip, `GET`/`DELETE /events` are served by Tornado, whose limiter keeps
  * buckets of its own, so the projection errs long there.
  */
 import { parseArgs } from 'node:util';
@@ -26,6 +27,7 @@ const { values } = parseArgs({
     seed: { type: 'string', default: '1' },
     only: { type: 'string', multiple: true, default: [] },
     'feature-level': { type: 'string' },
+    'by-rule': { type: 'boolean', default: false },
   },
 });
 
@@ -88,5 +90,17 @@ for (const { key: file, count: n } of files.slice(0, top)) {
   out.push(`  ${count(n).padStart(7)}  ${file}  (${who} ${count(inFile?.count ?? 0)})`);
 }
 if (files.length > top) out.push(`  ... ${files.length - top} more files, ${count(files.slice(top).reduce((sum, entry) => sum + entry.count, 0))} requests`);
+if (values['by-rule'] && busiest) {
+  const short = (identity: string) => labels.get(identity)?.split(' ')[0] ?? identity;
+  const mine = requests.filter((request) => request.identity === busiest.key);
+  out.push('', `rules with the most requests of ${short(busiest.key)} (top ${top}): all identities' requests, then ${short(busiest.key)}'s endpoints`);
+  for (const { key: rule, count: n } of tally(mine.map((request) => request.rule)).slice(0, top)) {
+    const inRule = requests.filter((request) => request.rule === rule);
+    const who = tally(inRule.map((request) => (request.identity === undefined ? 'anonymous' : short(request.identity))));
+    out.push(`  ${count(n).padStart(7)}  ${rule}  (${who.map((entry) => `${entry.key} ${entry.count}`).join(', ')})`);
+    const routes = tally(mine.filter((request) => request.rule === rule).map((request) => request.route)).slice(0, 4);
+    out.push(`           ${routes.map((entry) => `${entry.count} ${entry.key}`).join('; ')}`);
+  }
+}
 if (!result.ok) out.push('', `the run did not pass (${counts.failed} failed, ${result.leftChanged.length} left changed): the counts may be short`);
 process.stdout.write(`${out.join('\n')}\n`);
