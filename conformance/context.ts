@@ -170,6 +170,10 @@ export class RuleScope {
       signal,
       strictDocs: env.strictDocs,
       as,
+      reader: (fallback) => {
+        const present = (rule.readers ?? []).map((who) => env.pool.get(who)).find((identity) => identity !== undefined);
+        return present ? this.client(basicAuthorization(present.email, present.apiKey), signal) : as(fallback);
+      },
       identity: (who) => this.identityFor(who),
       identities: env.pool.identities,
       anonymous: this.client(undefined, signal),

@@ -46,6 +46,13 @@ export interface Rule {
   readonly realmWide?: boolean;
   /** Identities and capabilities; the rule is skipped (with the reason) when one is missing. */
   readonly needs?: readonly Need[];
+  /**
+   * Identities that read back what the rule did when the run has them (the first one present),
+   * so that the busiest identity's requests go to a quieter one; `ctx.reader(fallback)` gives its
+   * client. Not needs: without any of them the fallback reads. List only identities the real
+   * server shows the same data as the fallback.
+   */
+  readonly readers?: readonly IdentityName[];
   /** The known deviation this rule may observe (conformance/deviations.ts). */
   readonly deviation?: DeviationId;
   readonly run: (ctx: RuleContext) => Promise<void>;
@@ -92,6 +99,8 @@ export interface RuleContext {
 
   /** A client authenticated as the identity; the rule must list it in `needs`. */
   as(who: IdentityName | 'user'): ApiClient;
+  /** A client of the first of the rule's `readers` the run has, else of `fallback` (listed in `needs`). */
+  reader(fallback: IdentityName | 'user'): ApiClient;
   /** The identity itself (email, user id, role); the rule must list it in `needs`. */
   identity(who: IdentityName | 'user'): Identity;
   /** Every identity the run has (for "is each of ours listed" checks). */

@@ -4,6 +4,7 @@
  * (endpoint, levels, writes, needs) and the fixture each run starts from.
  */
 import type { DeviationId } from '../../deviations.js';
+import type { IdentityName } from '../../credentials/types.js';
 import type { FeatureRange, Need, Rule, RuleContext } from '../types.js';
 
 /** What the caller of a factory names; anything left out comes from the factory's defaults. */
@@ -26,6 +27,8 @@ export interface RuleDefaults {
   readonly writes: boolean;
   readonly realmWide?: boolean;
   readonly needs: readonly Need[];
+  /** Who reads back in place of the busiest identity when the run has them (`Rule.readers`). */
+  readonly readers?: readonly IdentityName[];
 }
 
 /** A rule whose run prepares the factory's fixture, then runs `body` with it. */
@@ -40,6 +43,7 @@ export function fixtureRule<F>(header: RuleHeader, defaults: RuleDefaults, prepa
     writes: header.writes ?? defaults.writes,
     ...(defaults.realmWide ? { realmWide: true } : {}),
     needs: [...new Set([...defaults.needs, ...(header.needs ?? [])])],
+    ...(defaults.readers ? { readers: defaults.readers } : {}),
     ...(header.deviation ? { deviation: header.deviation } : {}),
     run: async (ctx) => body(ctx, await prepare(ctx)),
   };
