@@ -20,7 +20,10 @@ export interface SubgroupsModel {
 }
 
 export interface SubgroupsReal {
+  /** Changes the subgroups. */
   readonly client: ApiClient;
+  /** Reads them back (any non-guest sees every group's subgroups). */
+  readonly reader: ApiClient;
 }
 
 /** The group and every group below it. */
@@ -82,7 +85,7 @@ class UpdateSubgroups implements SubgroupCommand {
       model.direct.clear();
       for (const [id, subs] of next) model.direct.set(id, subs);
     }
-    expectEqual(await groupList(real.client, target, 'subgroups', true), sorted(model.direct.get(target) ?? []), `direct subgroups of group ${target}`);
+    expectEqual(await groupList(real.reader, target, 'subgroups', true), sorted(model.direct.get(target) ?? []), `direct subgroups of group ${target}`);
   }
   toString = () => `update(#${this.target}, add=[${this.add.map((i) => `#${i}`).join(',')}], delete=[${this.remove.map((i) => `#${i}`).join(',')}])`;
 }

@@ -2,7 +2,7 @@
  * `POST /user_groups/{user_group_id}/subgroups` (section 4.18; level 127): adding and removing
  * subgroups, observed through `GET /user_groups/{id}/subgroups` (direct and recursive). The
  * groups are created once per rule (run-tagged) and deactivated afterwards; each property run
- * starts by emptying their subgroups.
+ * starts by emptying their subgroups. A quieter identity reads them back (`NON_GUEST_READERS`).
  */
 import fc from 'fast-check';
 import type { ApiClient } from '../../client/api-client.js';
@@ -12,6 +12,7 @@ import { expectPlainSuccess } from '../support/plain-success.js';
 import type { Rule, RuleContext } from '../types.js';
 import { checkUnknownParamsReported, type ParamPair } from '../conventions/unknown-parameters.js';
 import { ascending, GROUP_LEVELS, groupList, RuleGroups, systemGroups } from './user-groups-support.js';
+import { NON_GUEST_READERS } from '../support/readers.js';
 
 const ENDPOINT = 'POST /user_groups/{user_group_id}/subgroups';
 /** For rules that read the direct subgroups back. */
@@ -19,19 +20,19 @@ const READ_BACK = 'POST, GET /user_groups/{user_group_id}/subgroups';
 const LEVELS = { min: GROUP_LEVELS.SUBGROUP_ENDPOINTS } as const;
 const ABSENT_GROUP = 2_147_483_000;
 
-/** `count` groups created as the admin, tracked for deactivation. */
-async function makeGroups(ctx: RuleContext, count: number): Promise<{ admin: ApiClient; ids: number[] }> {
+/** `count` groups created as the admin, tracked for deactivation, and the client reading them back. */
+async function makeGroups(ctx: RuleContext, count: number): Promise<{ admin: ApiClient; reader: ApiClient; ids: number[] }> {
   const admin = ctx.as('admin');
   const groups = new RuleGroups(ctx);
   const ids: number[] = [];
   for (let i = 0; i < count; i++) ids.push((await groups.create(admin, [['name', ctx.name('sub')]])).id);
-  return { admin, ids };
+  return { admin, reader: ctx.reader('admin'), ids };
 }
 
 /** Removes every direct subgroup of the groups (a fresh start for a property run). */
-async function emptySubgroups(admin: ApiClient, ids: readonly number[]): Promise<void> {
+async function emptySubgroups(admin: ApiClient, reader: ApiClient, ids: readonly number[]): Promise<void> {
   for (const id of ids) {
-    const current = await groupList(admin, id, 'subgroups', true);
+    const current = await groupList(reader, id, 'subgroups', true);
     if (current.length > 0) expectSuccess(await admin.post(`/user_groups/${id}/subgroups`, { delete: current }));
   }
 }
@@ -46,36 +47,37 @@ const addAndDelete: Rule = {
   levels: LEVELS,
   writes: true,
   needs: ['admin'],
+  readers: NON_GUEST_READERS,
   async run(ctx) {
-    const { admin, ids } = await makeGroups(ctx, 4);
+    const { admin, reader, ids } = await makeGroups(ctx, 4);
     const [target, ...children] = ids as [number, ...number[]];
-    const system = await systemGroups(admin);
+    const system = await systemGroups(reader);
     const candidates = [...children, ...['role:moderators', 'role:members'].map((name) => system.get(name)).filter((id): id is number => id !== undefined)];
     const plan = fc.subarray(candidates, { minLength: 1 }).chain((added) => fc.tuple(fc.constant(added), fc.subarray(added)));
     await ctx.property('added, then partly deleted', [plan], async ([added, removed]) => {
-      await emptySubgroups(admin, [target]);
+      await emptySubgroups(admin, reader, [target]);
       expectPlainSuccess(await update(admin, target, { add: added }));
-      expectEqual(await groupList(admin, target, 'subgroups', true), ascending(added), 'direct subgroups after adding');
+      expectEqual(await groupList(reader, target, 'subgroups', true), ascending(added), 'direct subgroups after adding');
       if (removed.length === 0) return;
       expectPlainSuccess(await update(admin, target, { delete: removed }));
-      expectEqual(await groupList(admin, target, 'subgroups', true), ascending(added.filter((id) => !removed.includes(id))), 'direct subgroups after deleting');
+      expectEqual(await groupList(reader, target, 'subgroups', true), ascending(added.filter((id) => !removed.includes(id))), 'direct subgroups after deleting');
     }, { maxRuns: 10 });
   },
 };
 
 /** A chain top > middle > bottom, with the refused requests to check against it. */
-async function chain(ctx: RuleContext): Promise<{ admin: ApiClient; top: number; middle: number; bottom: number }> {
-  const { admin, ids } = await makeGroups(ctx, 3);
+async function chain(ctx: RuleContext): Promise<{ admin: ApiClient; reader: ApiClient; top: number; middle: number; bottom: number }> {
+  const { admin, reader, ids } = await makeGroups(ctx, 3);
   const [top, middle, bottom] = ids as [number, number, number];
   expectSuccess(await update(admin, top, { add: [middle] }));
   expectSuccess(await update(admin, middle, { add: [bottom] }));
-  return { admin, top, middle, bottom };
+  return { admin, reader, top, middle, bottom };
 }
 
-async function expectChainIntact(admin: ApiClient, top: number, middle: number, bottom: number): Promise<void> {
-  expectEqual(await groupList(admin, top, 'subgroups', true), [middle], 'direct subgroups of the top group');
-  expectEqual(await groupList(admin, middle, 'subgroups', true), [bottom], 'direct subgroups of the middle group');
-  expectEqual(await groupList(admin, bottom, 'subgroups', true), [], 'direct subgroups of the bottom group');
+async function expectChainIntact(reader: ApiClient, top: number, middle: number, bottom: number): Promise<void> {
+  expectEqual(await groupList(reader, top, 'subgroups', true), [middle], 'direct subgroups of the top group');
+  expectEqual(await groupList(reader, middle, 'subgroups', true), [bottom], 'direct subgroups of the middle group');
+  expectEqual(await groupList(reader, bottom, 'subgroups', true), [], 'direct subgroups of the bottom group');
 }
 
 const cycles: Rule = {
@@ -86,13 +88,14 @@ const cycles: Rule = {
   levels: LEVELS,
   writes: true,
   needs: ['admin'],
+  readers: NON_GUEST_READERS,
   async run(ctx) {
-    const { admin, top, middle, bottom } = await chain(ctx);
+    const { admin, reader, top, middle, bottom } = await chain(ctx);
     const pairs: Array<[number, number]> = [[top, top], [middle, middle], [bottom, bottom], [middle, top], [bottom, top], [bottom, middle]];
     // Every pair on every run: a group itself, its parent and its grandparent.
     for (const [target, sub] of pairs) {
       expectError(await update(admin, target, { add: [sub] }), { status: 400, code: 'BAD_REQUEST' });
-      await expectChainIntact(admin, top, middle, bottom);
+      await expectChainIntact(reader, top, middle, bottom);
     }
   },
 };
@@ -105,8 +108,9 @@ const alreadyOrNot: Rule = {
   levels: LEVELS,
   writes: true,
   needs: ['admin'],
+  readers: NON_GUEST_READERS,
   async run(ctx) {
-    const { admin, top, middle, bottom } = await chain(ctx);
+    const { admin, reader, top, middle, bottom } = await chain(ctx);
     const { ids } = await makeGroups(ctx, 1);
     const spare = ids[0] as number;
     const requests: Array<[number, Record<string, unknown>]> = [
@@ -122,7 +126,7 @@ const alreadyOrNot: Rule = {
     // Every case on every run.
     for (const [target, params] of requests) {
       expectError(await update(admin, target, params), { status: 400, code: 'BAD_REQUEST' });
-      await expectChainIntact(admin, top, middle, bottom);
+      await expectChainIntact(reader, top, middle, bottom);
     }
   },
 };
@@ -135,6 +139,7 @@ const nothingToDo: Rule = {
   levels: LEVELS,
   writes: true,
   needs: ['admin'],
+  readers: NON_GUEST_READERS,
   async run(ctx) {
     const { admin, ids } = await makeGroups(ctx, 1);
     await ctx.property('empty requests', [fc.constantFrom<Record<string, unknown>>({}, { add: [] }, { delete: [] }, { add: [], delete: [] })], async (params) => {
@@ -151,11 +156,12 @@ const unknownGroups: Rule = {
   levels: LEVELS,
   writes: true,
   needs: ['admin'],
+  readers: NON_GUEST_READERS,
   async run(ctx) {
-    const { admin, ids } = await makeGroups(ctx, 2);
+    const { admin, reader, ids } = await makeGroups(ctx, 2);
     const [group, other] = ids as [number, number];
-    const system = [...(await systemGroups(admin)).values()];
-    const before = await Promise.all(system.map((id) => groupList(admin, id, 'subgroups', true)));
+    const system = [...(await systemGroups(reader)).values()];
+    const before = await Promise.all(system.map((id) => groupList(reader, id, 'subgroups', true)));
     const requests = fc.oneof(
       fc.constant<[number, Record<string, unknown>]>([ABSENT_GROUP, { add: [other] }]),
       fc.constantFrom<Record<string, unknown>>({ add: [ABSENT_GROUP] }, { delete: [ABSENT_GROUP] }, { add: [other, ABSENT_GROUP] }).map((params): [number, Record<string, unknown>] => [group, params]),
@@ -163,9 +169,9 @@ const unknownGroups: Rule = {
     );
     await ctx.property('unknown or system groups', [requests], async ([target, params]) => {
       expectError(await update(admin, target, params), { status: 400, code: 'BAD_REQUEST' });
-      expectEqual(await groupList(admin, group, 'subgroups', true), [], 'direct subgroups of our group');
+      expectEqual(await groupList(reader, group, 'subgroups', true), [], 'direct subgroups of our group');
     }, { maxRuns: 10 });
-    expectEqual(await Promise.all(system.map((id) => groupList(admin, id, 'subgroups', true))), before, 'direct subgroups of the system groups');
+    expectEqual(await Promise.all(system.map((id) => groupList(reader, id, 'subgroups', true))), before, 'direct subgroups of the system groups');
   },
 };
 
@@ -177,11 +183,12 @@ const unknownIgnored: Rule = {
   levels: { min: 167 },
   writes: true,
   needs: ['admin'],
+  readers: NON_GUEST_READERS,
   async run(ctx) {
-    const { admin, ids } = await makeGroups(ctx, 2);
+    const { admin, reader, ids } = await makeGroups(ctx, 2);
     const [group, child] = ids as [number, number];
     const send = async (pairs: ParamPair[]) => {
-      const current = await groupList(admin, group, 'subgroups', true);
+      const current = await groupList(reader, group, 'subgroups', true);
       const change: [string, string] = current.includes(child) ? ['delete', JSON.stringify([child])] : ['add', JSON.stringify([child])];
       return admin.post(`/user_groups/${group}/subgroups`, [change, ...pairs]);
     };
@@ -199,19 +206,20 @@ const modelSequence: Rule = {
   levels: LEVELS,
   writes: true,
   needs: ['admin'],
+  readers: NON_GUEST_READERS,
   async run(ctx) {
-    const { admin, ids } = await makeGroups(ctx, GROUPS_IN_MODEL);
+    const { admin, reader, ids } = await makeGroups(ctx, GROUPS_IN_MODEL);
     await ctx.assert(
       'add / delete sequences',
       fc.asyncProperty(fc.commands(subgroupCommands(GROUPS_IN_MODEL), { maxCommands: 8 }), async (cmds) => {
-        await emptySubgroups(admin, ids);
+        await emptySubgroups(admin, reader, ids);
         const model: SubgroupsModel = { groups: ids, direct: new Map(ids.map((id) => [id, new Set<number>()])) };
-        await fc.asyncModelRun(() => ({ model, real: { client: admin } }), cmds);
-        await expectSubgroupsAsModel(model, admin);
+        await fc.asyncModelRun(() => ({ model, real: { client: admin, reader } }), cmds);
+        await expectSubgroupsAsModel(model, reader);
       }),
       { maxRuns: 10 },
     );
-    await emptySubgroups(admin, ids);
+    await emptySubgroups(admin, reader, ids);
   },
 };
 

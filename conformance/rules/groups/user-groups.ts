@@ -12,6 +12,7 @@ import { byCodePoint, printableText } from '../support/arbitraries.js';
 import { credentialsRequired } from '../conventions/credentials-required.js';
 import type { Rule, RuleContext } from '../types.js';
 import { ascending, GROUP_LEVELS, groupById, groupList, listGroups, RuleGroups, systemGroups } from './user-groups-support.js';
+import { NON_GUEST_READERS } from '../support/readers.js';
 
 export const CREATE = 'POST /user_groups/create';
 const CREATE_RUNS = 5;
@@ -41,18 +42,19 @@ const noCredentialsSubgroups = credentialsRequired({
 
 async function createAndCheck(ctx: RuleContext, groups: RuleGroups, suffix: string, description: string, members: number[]): Promise<void> {
   const admin = ctx.as('admin');
+  const reader = ctx.reader('admin');
   const name = `${ctx.name('group')}${suffix}`;
   const { id, reply } = await groups.create(admin, [['name', name], ['description', description], ['members', members]]);
   const base = { result: v.literal('success'), msg: v.literal('') };
   const shape = ctx.featureLevel >= GROUP_LEVELS.CREATE_RETURNS_ID ? v.object({ ...base, group_id: v.int({ min: 1 }) }, { exact: true }) : v.object(base, { exact: true });
   expectShape(reply.body, shape, 'body', reply);
-  const group = await groupById(admin, id);
+  const group = await groupById(reader, id);
   expectEqual([group.name, group.description, ascending(group.members)], [name, description, ascending(members)], 'name, description and members as listed');
   if (ctx.featureLevel >= GROUP_LEVELS.IS_SYSTEM_GROUP) expectEqual(group.is_system_group, false, 'is_system_group');
   if (ctx.featureLevel >= GROUP_LEVELS.DIRECT_SUBGROUP_IDS) expectEqual(group.direct_subgroup_ids, [], 'direct_subgroup_ids');
   if (ctx.featureLevel >= GROUP_LEVELS.DEACTIVATION) expectEqual(group.deactivated, false, 'deactivated');
   if (ctx.featureLevel >= GROUP_LEVELS.CREATOR) expectEqual(group.creator_id, ctx.identity('admin').userId, 'creator_id');
-  if (ctx.featureLevel >= GROUP_LEVELS.SUBGROUP_ENDPOINTS) expectEqual(await groupList(admin, id, 'members', true), ascending(members), 'GET members (direct)');
+  if (ctx.featureLevel >= GROUP_LEVELS.SUBGROUP_ENDPOINTS) expectEqual(await groupList(reader, id, 'members', true), ascending(members), 'GET members (direct)');
 }
 
 /** Creates groups of generated names, descriptions and members; each must be listed as created. */
@@ -69,6 +71,7 @@ const createReturnsId: Rule = {
   levels: { min: GROUP_LEVELS.CREATE_RETURNS_ID },
   writes: true,
   needs: ['admin'],
+  readers: NON_GUEST_READERS,
   run: createGroupsAndCheck,
 };
 
@@ -80,6 +83,7 @@ const createBefore317: Rule = {
   levels: { max: GROUP_LEVELS.CREATE_RETURNS_ID - 1 },
   writes: true,
   needs: ['admin'],
+  readers: NON_GUEST_READERS,
   run: createGroupsAndCheck,
 };
 
@@ -90,9 +94,11 @@ const absentMember: Rule = {
   section: '4.9; 7',
   writes: false,
   needs: ['admin'],
+  readers: NON_GUEST_READERS,
   async run(ctx) {
     const admin = ctx.as('admin');
-    const listing = await admin.get('/users');
+    const reader = ctx.reader('admin');
+    const listing = await reader.get('/users');
     const { members } = expectShape(expectSuccess(listing), v.object({ members: v.array(v.object({ user_id: v.int() })) }), 'body', listing);
     const known = new Set(members.map((user) => user.user_id));
     const absent = fc.integer({ min: 1, max: 2 ** 31 - 1 }).filter((id) => !known.has(id));
@@ -101,7 +107,7 @@ const absentMember: Rule = {
       list.splice(at % (list.length + 1), 0, missing);
       const name = ctx.name('absent-member');
       expectError(await admin.post('/user_groups/create', { name, description: '', members: list }), { status: 400, code: 'BAD_REQUEST' });
-      check(!(await listGroups(admin)).some((group) => group.name === name), `a group named ${name} exists after a refused creation`);
+      check(!(await listGroups(reader)).some((group) => group.name === name), `a group named ${name} exists after a refused creation`);
     }, { maxRuns: 8 });
   },
 };
@@ -113,13 +119,15 @@ const missingArguments: Rule = {
   section: '4.9; 7',
   writes: false,
   needs: ['admin'],
+  readers: NON_GUEST_READERS,
   async run(ctx) {
     const admin = ctx.as('admin');
+    const reader = ctx.reader('admin');
     await ctx.property('one required parameter left out', [fc.constantFrom('name', 'description')], async (left) => {
       const name = ctx.name('missing');
       const params = Object.fromEntries(Object.entries({ name, description: 'd', members: [] }).filter(([key]) => key !== left));
       expectAnyError(await admin.post('/user_groups/create', params), 400);
-      check(!(await listGroups(admin)).some((group) => group.name === name), `a group named ${name} exists after a refused creation`);
+      check(!(await listGroups(reader)).some((group) => group.name === name), `a group named ${name} exists after a refused creation`);
     }, { maxRuns: 4 });
   },
 };
@@ -132,20 +140,22 @@ const createWithSubgroups: Rule = {
   levels: { min: GROUP_LEVELS.CREATE_SUBGROUPS },
   writes: true,
   needs: ['admin'],
+  readers: NON_GUEST_READERS,
   async run(ctx) {
     const admin = ctx.as('admin');
+    const reader = ctx.reader('admin');
     const groups = new RuleGroups(ctx);
     const children: number[] = [];
     for (let i = 0; i < 3; i++) children.push((await groups.create(admin, [['name', ctx.name('child')]])).id);
-    const system = await systemGroups(admin);
+    const system = await systemGroups(reader);
     const candidates = [...children, ...['role:moderators', 'role:members'].map((name) => system.get(name)).filter((id): id is number => id !== undefined)];
     await ctx.property('subsets of groups', [fc.subarray(candidates, { minLength: 1 })], async (subgroups) => {
       const { id } = await groups.create(admin, [['name', ctx.name('parent')], ['subgroups', subgroups]]);
-      expectEqual(await groupList(admin, id, 'subgroups', true), ascending(subgroups), 'direct subgroups of the new group');
+      expectEqual(await groupList(reader, id, 'subgroups', true), ascending(subgroups), 'direct subgroups of the new group');
     }, { maxRuns: 3 });
     const name = ctx.name('bad-subgroup');
     expectError(await admin.post('/user_groups/create', { name, description: '', members: [], subgroups: [children[0], 2_147_483_000] }), { status: 400, code: 'BAD_REQUEST' });
-    check(!(await listGroups(admin)).some((group) => group.name === name), 'a group exists after a creation refused for its subgroups');
+    check(!(await listGroups(reader)).some((group) => group.name === name), 'a group exists after a creation refused for its subgroups');
   },
 };
 
@@ -157,13 +167,15 @@ const subgroupsBefore311: Rule = {
   levels: { min: 167, max: GROUP_LEVELS.CREATE_SUBGROUPS - 1 },
   writes: true,
   needs: ['admin'],
+  readers: NON_GUEST_READERS,
   async run(ctx) {
     const admin = ctx.as('admin');
+    const reader = ctx.reader('admin');
     const groups = new RuleGroups(ctx);
     const child = (await groups.create(admin, [['name', ctx.name('child')]])).id;
     const { id, reply } = await groups.create(admin, [['name', ctx.name('parent')], ['subgroups', [child]]]);
     expectSuccess(reply, { ignored: ['subgroups'] });
-    expectEqual(await groupList(admin, id, 'subgroups', true), [], 'direct subgroups');
+    expectEqual(await groupList(reader, id, 'subgroups', true), [], 'direct subgroups');
   },
 };
 
