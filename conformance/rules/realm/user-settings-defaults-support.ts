@@ -8,6 +8,7 @@ import type { CleanupContext } from '../../cleanup.js';
 import { expectEqual, fail } from '../../expect/assert.js';
 import { objectField, registerState } from '../support/state-fetch.js';
 import { fixtureRule, type RuleHeader } from '../support/rule-factory.js';
+import { NON_GUEST_READERS } from '../support/readers.js';
 import type { Rule, RuleContext } from '../types.js';
 import { type SettingValue, wireOf } from './user-settings-catalog.js';
 
@@ -60,6 +61,8 @@ export async function expectDefaultsUnchanged(client: ApiClient, original: JsonO
 /** What a realm-wide defaults rule's body gets. */
 export interface DefaultsChange {
   readonly admin: ApiClient;
+  /** Reads the defaults back: every user's register carries the same realm defaults (`NON_GUEST_READERS`). */
+  readonly reader: ApiClient;
   /** The defaults as they were before the rule. */
   readonly original: JsonObject;
   /** Every setting the body changes must be added here: each is restored and read back after the rule. */
@@ -72,11 +75,12 @@ export interface DefaultsChange {
  * restored and read back afterwards.
  */
 export function defaultsRule(header: RuleHeader, body: (ctx: RuleContext, change: DefaultsChange) => Promise<void>): Rule {
-  return fixtureRule(header, { endpoint: ENDPOINT, levels: { min: 96 }, writes: true, realmWide: true, needs: ['admin'] }, async (ctx) => {
+  return fixtureRule(header, { endpoint: ENDPOINT, levels: { min: 96 }, writes: true, realmWide: true, needs: ['admin'], readers: NON_GUEST_READERS }, async (ctx) => {
     const admin = ctx.as('admin');
-    const original = await readDefaults(admin);
+    const reader = ctx.reader('admin');
+    const original = await readDefaults(reader);
     const touched = new Set<string>();
     restoreLater(ctx, original, touched);
-    return { admin, original, touched };
+    return { admin, reader, original, touched };
   }, body);
 }

@@ -70,12 +70,12 @@ const everyValue = defaultsRule({
   id: 'user-settings-defaults/every-enum-value-applied',
   title: 'every allowed value of every enumerated default (and the batching period at 1 s and one week) is accepted and read back, on every run',
   section: '4.3; 2.7; 8',
-}, async (ctx, { admin, original, touched }) => {
+}, async (ctx, { admin, reader, original, touched }) => {
   const lists = valueLists(ctx.featureLevel, soundsOf(original));
   for (const list of lists) touched.add(list.name);
   for (const changes of batches(lists)) {
     expectSuccess(await admin.patch(PATH, wirePairs(changes)), { ignored: [] });
-    await expectDefaultsApplied(admin, changes);
+    await expectDefaultsApplied(reader, changes);
   }
 });
 
@@ -111,7 +111,7 @@ const outsideRefused = defaultsRule({
   id: 'user-settings-defaults/value-outside-list-refused',
   title: "one value just outside each enumerated default's list (and the batching period at 0 s and one week + 1 s) is refused with the real error, and nothing changes",
   section: '4.3; 7; 8',
-}, async (ctx, { admin, original, touched }) => {
+}, async (ctx, { admin, reader, original, touched }) => {
   const cases = outsideValues(ctx.featureLevel);
   for (const name of [...cases.map((c) => c.name), BATCHING.name]) touched.add(name);
   for (const { name, wire, why } of cases) expectInvalid(await admin.patch(PATH, [[name, wire]]), name, `${name}=${wire} (${why})`);
@@ -120,15 +120,15 @@ const outsideRefused = defaultsRule({
     expectError(reply, { status: 400, code: 'BAD_REQUEST' });
     check(reply.body?.msg === `Invalid email batching period: ${seconds} seconds`, `${BATCHING.name}=${seconds}: msg should be the real server's "Invalid email batching period: ${seconds} seconds", got ${JSON.stringify(reply.body?.msg)}`, reply);
   }
-  await expectDefaultsUnchanged(admin, original, touched, 'the refused values');
+  await expectDefaultsUnchanged(reader, original, touched, 'the refused values');
 });
 
-/** Sets both home-view settings under `names`, expecting them applied (`applied`) or reported as ignored. */
-async function homeViewRound(admin: ApiClient, original: JsonObject, names: { view: string; escape: string }, applied: boolean, level: number): Promise<void> {
+/** Sets both home-view settings under `names` (read back by `reader`), expecting them applied (`applied`) or reported as ignored. */
+async function homeViewRound(admin: ApiClient, reader: ApiClient, original: JsonObject, names: { view: string; escape: string }, applied: boolean, level: number): Promise<void> {
   const value = original[names.view] === 'all_messages' ? 'recent_topics' : 'all_messages';
   const escape = original[names.escape] === false;
   const reply = await admin.patch(PATH, [[names.view, value], [names.escape, JSON.stringify(escape)]]);
-  const after = await readDefaults(admin);
+  const after = await readDefaults(reader);
   if (applied) {
     expectPlainSuccess(reply);
     expectEqual(after[names.view], value, `realm_user_settings_defaults.${names.view} at level ${level}`);
@@ -143,13 +143,13 @@ const homeViewRenamed = defaultsRule({
   id: 'user-settings-defaults/home-view-names-at-level',
   title: 'default_view and escape_navigates_to_default_view are the settings before level 219 and web_home_view / web_escape_navigates_to_home_view from it; the other pair is reported as ignored',
   section: '4.3; 9.2',
-}, async (ctx, { admin, original, touched }) => {
+}, async (ctx, { admin, reader, original, touched }) => {
   const current = homeViewSettings(ctx.featureLevel);
   const other = homeViewSettings(ctx.featureLevel >= HOME_VIEW_RENAME_LEVEL ? HOME_VIEW_RENAME_LEVEL - 1 : HOME_VIEW_RENAME_LEVEL);
   check(typeof original[current.view.name] === 'string', `realm_user_settings_defaults.${current.view.name} must be a string at level ${ctx.featureLevel}`);
   touched.add(current.view.name).add(current.escape);
-  await homeViewRound(admin, original, { view: current.view.name, escape: current.escape }, true, ctx.featureLevel);
-  await homeViewRound(admin, original, { view: other.view.name, escape: other.escape }, false, ctx.featureLevel);
+  await homeViewRound(admin, reader, original, { view: current.view.name, escape: current.escape }, true, ctx.featureLevel);
+  await homeViewRound(admin, reader, original, { view: other.view.name, escape: other.escape }, false, ctx.featureLevel);
 });
 
 export const rules: readonly Rule[] = [everyValue, outsideRefused, homeViewRenamed];

@@ -38,11 +38,11 @@ const validValues = defaultsRule({
   id: 'user-settings-defaults/valid-values-applied',
   title: 'any set of settings with allowed values is accepted and shows in realm_user_settings_defaults',
   section: '4.3; 2.7',
-}, async (ctx, { admin, original, touched }) => {
+}, async (ctx, { admin, reader, original, touched }) => {
   await ctx.property('settings and allowed values', [validChanges(ctx, soundsOf(original))], async (changes) => {
     for (const [name] of changes) touched.add(name);
     expectPlainSuccess(await admin.patch(PATH, wirePairs(changes)));
-    await expectDefaultsApplied(admin, changes);
+    await expectDefaultsApplied(reader, changes);
   });
 });
 
@@ -50,7 +50,7 @@ const invalidValues = defaultsRule({
   id: 'user-settings-defaults/invalid-values-refused',
   title: 'a value of the wrong type or outside the allowed set answers 400 BAD_REQUEST and changes no setting of the request',
   section: '4.3; 7',
-}, async (ctx, { admin, original, touched }) => {
+}, async (ctx, { admin, reader, original, touched }) => {
   const level = ctx.featureLevel;
   const refusing = settingsAt(level).filter((spec) => invalidWire(spec, level) !== undefined);
   const bools = settingsAt(level).filter((spec) => spec.kind === 'bool' && typeof original[spec.name] === 'boolean');
@@ -61,7 +61,7 @@ const invalidValues = defaultsRule({
     const valid: [string, string] = [companion.name, JSON.stringify(!original[companion.name])];
     const invalid: [string, string] = [spec.name, wire];
     expectError(await admin.patch(PATH, companionFirst ? [valid, invalid] : [invalid, valid]), { status: 400, code: 'BAD_REQUEST' });
-    await expectDefaultsUnchanged(admin, original, [companion.name, spec.name], 'a refused request');
+    await expectDefaultsUnchanged(reader, original, [companion.name, spec.name], 'a refused request');
   });
 });
 
@@ -76,7 +76,7 @@ const nonAdmin: Rule = {
   deviation: 'admin-only-code',
   async run(ctx) {
     const others = ctx.identities.filter((identity) => identity.role !== 'owner' && identity.role !== 'admin');
-    const original = await readDefaults(ctx.as('admin'));
+    const original = await readDefaults(ctx.as('member'));
     const bools = settingsAt(ctx.featureLevel).filter((spec) => spec.kind === 'bool' && typeof original[spec.name] === 'boolean');
     await ctx.property('non-administrators, valid or invalid requests', [fc.constantFrom(...others), fc.constantFrom(...bools), fc.constantFrom('flip', 'garbage', 'nothing')], async (who, spec, kind) => {
       const client = ctx.anonymous.withCredentials(who.email, who.apiKey);
@@ -99,13 +99,13 @@ const unknownIgnored = defaultsRule({
   id: 'user-settings-defaults/unknown-names-ignored',
   title: 'parameter names that are not settings are reported, sorted, in ignored_parameters_unsupported; the valid ones still apply',
   section: '4.3; 1 convention 4',
-}, async (ctx, { admin, original, touched }) => {
+}, async (ctx, { admin, reader, original, touched }) => {
   const names = unknownParams(RESERVED, { minLength: 1, maxLength: 4 });
   await ctx.property('unknown names with and without a valid setting', [names, fc.option(validChanges(ctx, soundsOf(original), 2), { nil: undefined })], async (unknown, changes) => {
     for (const [name] of changes ?? []) touched.add(name);
     const reply = await admin.patch(PATH, [...unknown, ...wirePairs(changes ?? [])]);
     expectSuccess(reply, { ignored: ignoredNames(unknown) });
-    if (changes) await expectDefaultsApplied(admin, changes);
+    if (changes) await expectDefaultsApplied(reader, changes);
   });
 });
 
@@ -114,13 +114,13 @@ const laterLevelIgnored = defaultsRule({
   title: 'a setting the description dates after the server level is reported as ignored and does not appear in the defaults',
   section: '4.3; 9.2',
   levels: { min: 96, max: 384 },
-}, async (ctx, { admin, touched }) => {
+}, async (ctx, { admin, reader, touched }) => {
   const later = documentedLaterThan(ctx.featureLevel);
   for (const spec of later) touched.add(spec.name);
   await ctx.property('settings from later levels', [fc.uniqueArray(fc.constantFrom(...later), { minLength: 1, maxLength: 3, selector: (spec) => spec.name })], async (specs) => {
     const reply = await admin.patch(PATH, specs.map((spec) => [spec.name, wireOf(spec.kind === 'bool' ? true : (spec.values?.[0] ?? ''))] as const));
     expectSuccess(reply, { ignored: specs.map((spec) => spec.name).sort(byCodePoint) });
-    const after = await readDefaults(admin);
+    const after = await readDefaults(reader);
     for (const spec of specs) check(after[spec.name] === undefined, `realm_user_settings_defaults.${spec.name} exists at level ${ctx.featureLevel}`);
   }, { maxRuns: 8 });
 });
@@ -130,12 +130,12 @@ const denseModeBefore = defaultsRule({
   title: 'dense_mode is a boolean setting before level 364',
   section: '4.3',
   levels: { min: 96, max: DENSE_MODE_REMOVED_AT - 1 },
-}, async (_ctx, { admin, original, touched }) => {
+}, async (_ctx, { admin, reader, original, touched }) => {
   check(typeof original.dense_mode === 'boolean', 'realm_user_settings_defaults.dense_mode must be a boolean before level 364');
   touched.add('dense_mode');
   for (const value of [!original.dense_mode, original.dense_mode]) {
     expectSuccess(await admin.patch(PATH, { dense_mode: value }), { ignored: [] });
-    expectEqual((await readDefaults(admin)).dense_mode, value, 'dense_mode');
+    expectEqual((await readDefaults(reader)).dense_mode, value, 'dense_mode');
   }
   expectError(await admin.patch(PATH, { dense_mode: 'yes' }), { status: 400, code: 'BAD_REQUEST' });
 });
