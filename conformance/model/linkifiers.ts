@@ -48,6 +48,8 @@ export interface LinkifierModel {
 
 export interface LinkifierReal {
   readonly admin: ApiClient;
+  /** Lists the linkifiers (every user sees the realm's alike). */
+  readonly reader: ApiClient;
   readonly level: number;
   /** A fresh name carrying the run tag (`ctx.name`). */
   readonly name: (label: string) => string;
@@ -64,7 +66,7 @@ export function linkifierPair(tag: string): { pattern: string; template: string 
 
 /** Our linkifiers as the server lists them, in its order, must equal the model. */
 async function verify(model: LinkifierModel, real: LinkifierReal): Promise<void> {
-  const listed = (await listLinkifiers(real.admin, real.level)).filter((entry) => real.everCreated.has(entry.id));
+  const listed = (await listLinkifiers(real.reader, real.level)).filter((entry) => real.everCreated.has(entry.id));
   expectEqual(listed, model.ours, "the run's linkifiers in GET /realm/linkifiers (order, pattern, template)");
 }
 
@@ -122,7 +124,7 @@ class Reorder implements fc.AsyncCommand<LinkifierModel, LinkifierReal> {
     // Never the order we already have: a reorder that changes nothing proves nothing.
     if (permuted.every((entry, i) => entry === model.ours[i])) permuted = [...permuted.slice(1), permuted[0]!];
     const ours = new Set(permuted.map((entry) => entry.id));
-    const full = (await listLinkifiers(real.admin, real.level)).map((entry) => entry.id);
+    const full = (await listLinkifiers(real.reader, real.level)).map((entry) => entry.id);
     let next = 0;
     const ordered = full.map((id) => (ours.has(id) ? permuted[next++]!.id : id));
     expectSuccess(await real.admin.patch('/realm/linkifiers', { ordered_linkifier_ids: ordered }));
@@ -172,7 +174,8 @@ export async function deleteChecked(admin: ApiClient, id: number, pattern: strin
  * run still listed and puts the others back in that order if it changed.
  */
 export async function guardOthers(ctx: RuleContext): Promise<void> {
-  const before = (await listLinkifiers(ctx.as('admin'), ctx.featureLevel)).map((entry) => entry.id);
+  // Any user lists the realm's linkifiers alike: a quieter identity when the rule has one.
+  const before = (await listLinkifiers(ctx.reader('admin'), ctx.featureLevel)).map((entry) => entry.id);
   ctx.cleanup('restore the linkifiers of others', async (c: CleanupContext) => {
     const admin = c.as('admin');
     const now = await listLinkifiers(admin, ctx.featureLevel);

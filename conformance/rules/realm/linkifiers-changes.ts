@@ -48,7 +48,7 @@ const unknownId: Rule = {
   needs: ['admin'],
   async run(ctx) {
     const admin = ctx.as('admin');
-    const known = (await listLinkifiers(admin, ctx.featureLevel)).map((entry) => entry.id);
+    const known = (await listLinkifiers(ctx.reader('admin'), ctx.featureLevel)).map((entry) => entry.id);
     const id = fc.integer({ min: Math.max(FAR_ID_FLOOR, ...known.map((x) => x + 1)), max: 2 ** 31 - 1 });
     const methods = ctx.featureLevel >= UPDATE_LEVEL ? (['delete', 'patch'] as const) : (['delete'] as const);
     const { pattern, template } = linkifierPair(ctx.name('lk'));
@@ -70,7 +70,7 @@ const reorderValidation = linkifierRule({
     const { pattern, template } = linkifierPair(ctx.name('lk'));
     await createOurs(ctx, pattern, template);
   }
-  const before = await listLinkifiers(admin, ctx.featureLevel);
+  const before = await listLinkifiers(ctx.reader('admin'), ctx.featureLevel);
   const ids = before.map((entry) => entry.id);
   const unknown = fc.integer({ min: Math.max(FAR_ID_FLOOR, ...ids.map((x) => x + 1)), max: 2 ** 31 - 1 });
   const broken = fc.oneof(
@@ -82,7 +82,7 @@ const reorderValidation = linkifierRule({
   await ctx.property('broken lists', [broken], async (list) => {
     expectError(await admin.patch('/realm/linkifiers', { ordered_linkifier_ids: list }), { status: 400, code: 'BAD_REQUEST' });
   }, { maxRuns: 12 });
-  await expectListingUnchanged(admin, ctx.featureLevel, before, 'the refused reorders');
+  await expectListingUnchanged(ctx.reader('admin'), ctx.featureLevel, before, 'the refused reorders');
 });
 
 const modelSequence = linkifierRule({
@@ -96,7 +96,7 @@ const modelSequence = linkifierRule({
   await ctx.assert(
     'initial linkifiers x adds, updates, deletes and reorders',
     fc.asyncProperty(fc.integer({ min: 2, max: 3 }), commands, async (initial, sequence) => {
-      const real: LinkifierReal = { admin: admin, level: ctx.featureLevel, name: (label) => ctx.name(label), created: new Set(), everCreated: new Set() };
+      const real: LinkifierReal = { admin, reader: ctx.reader('admin'), level: ctx.featureLevel, name: (label) => ctx.name(label), created: new Set(), everCreated: new Set() };
       const model: LinkifierModel = { ours: [] };
       try {
         await seedLinkifiers(model, real, initial);

@@ -33,13 +33,13 @@ type Listed = ReadonlyArray<{ id: number; pattern: string; url_template: string 
  * sent before it (earlier changes, delivered late) are passed over, but each must have the
  * event's shape. That event's list must be the listing right after the change, in its order.
  */
-async function expectListEvent(queue: EventQueue, admin: ApiClient, level: number, change: string, reflects: (list: Listed) => boolean): Promise<void> {
+async function expectListEvent(queue: EventQueue, reader: ApiClient, level: number, change: string, reflects: (list: Listed) => boolean): Promise<void> {
   const seen = (events: readonly JsonObject[]): Listed[] =>
     events.filter((event) => event.type === 'realm_linkifiers').map((event) => expectShape(event, eventShape, `a realm_linkifiers event (waiting for ${change})`).realm_linkifiers);
   const lists = seen(await pollUntil(queue, (got) => seen(got).some(reflects)));
   const list = lists.find(reflects);
   if (list === undefined) fail(`no realm_linkifiers event showing ${change} arrived within ${EVENT_DEADLINE_MS / 1000} s (${lists.length} other realm_linkifiers events)`);
-  const listed = (await listLinkifiers(admin, level)).map((entry) => ({ id: entry.id, pattern: entry.pattern, url_template: entry.template }));
+  const listed = (await listLinkifiers(reader, level)).map((entry) => ({ id: entry.id, pattern: entry.pattern, url_template: entry.template }));
   expectEqual(list, listed, `realm_linkifiers of the event after ${change} (the ordered list GET /realm/linkifiers gives)`);
 }
 
@@ -56,24 +56,24 @@ const eventAfterEachChange = linkifierRule({
   const queue = await linkifierQueue(ctx);
   const first = linkifierPair(ctx.name('lk'));
   const firstId = await createOurs(ctx, first.pattern, first.template);
-  await expectListEvent(queue, admin, ctx.featureLevel, 'an add', has(firstId));
+  await expectListEvent(queue, ctx.reader('admin'), ctx.featureLevel, 'an add', has(firstId));
   const second = linkifierPair(ctx.name('lk'));
   const secondId = await createOurs(ctx, second.pattern, second.template);
-  await expectListEvent(queue, admin, ctx.featureLevel, 'a second add', has(secondId));
+  await expectListEvent(queue, ctx.reader('admin'), ctx.featureLevel, 'a second add', has(secondId));
   const edited = linkifierPair(ctx.name('lk'));
   expectSuccess(await admin.patch(`/realm/filters/${firstId}`, linkifierParams(ctx.featureLevel, edited.pattern, `${edited.template}/edited`)));
-  await expectListEvent(queue, admin, ctx.featureLevel, 'an update', (list) => list.some((entry) => entry.id === firstId && entry.pattern === edited.pattern));
+  await expectListEvent(queue, ctx.reader('admin'), ctx.featureLevel, 'an update', (list) => list.some((entry) => entry.id === firstId && entry.pattern === edited.pattern));
   if (ctx.featureLevel >= REORDER_LEVEL) {
     // Our two swap places; the others keep theirs.
-    const ids = (await listLinkifiers(admin, ctx.featureLevel)).map((entry) => entry.id);
+    const ids = (await listLinkifiers(ctx.reader('admin'), ctx.featureLevel)).map((entry) => entry.id);
     const [a, b] = [ids.indexOf(firstId), ids.indexOf(secondId)];
     [ids[a], ids[b]] = [ids[b]!, ids[a]!];
     expectSuccess(await admin.patch('/realm/linkifiers', { ordered_linkifier_ids: ids }));
     const swapped = (list: Listed): boolean => has(secondId)(list) && list.findIndex((entry) => entry.id === secondId) < list.findIndex((entry) => entry.id === firstId);
-    await expectListEvent(queue, admin, ctx.featureLevel, 'a reorder', swapped);
+    await expectListEvent(queue, ctx.reader('admin'), ctx.featureLevel, 'a reorder', swapped);
   }
   expectSuccess(await admin.delete(`/realm/filters/${firstId}`));
-  await expectListEvent(queue, admin, ctx.featureLevel, 'a delete', (list) => !has(firstId)(list));
+  await expectListEvent(queue, ctx.reader('admin'), ctx.featureLevel, 'a delete', (list) => !has(firstId)(list));
 });
 
 const deleteTwice = linkifierRule({
@@ -88,14 +88,14 @@ const deleteTwice = linkifierRule({
   // Opened first: the add's event tells earlier events (delivered late) from the delete's.
   const queue = ctx.featureLevel >= URL_TEMPLATE_LEVEL ? await linkifierQueue(ctx) : undefined;
   const id = await createOurs(ctx, pattern, template);
-  if (queue) await expectListEvent(queue, admin, ctx.featureLevel, 'the add', has(id));
+  if (queue) await expectListEvent(queue, ctx.reader('admin'), ctx.featureLevel, 'the add', has(id));
   expectSuccess(await admin.delete(`/realm/filters/${id}`));
-  if (queue) await expectListEvent(queue, admin, ctx.featureLevel, 'the first delete', (list) => !has(id)(list));
-  const before = await listLinkifiers(admin, ctx.featureLevel);
+  if (queue) await expectListEvent(queue, ctx.reader('admin'), ctx.featureLevel, 'the first delete', (list) => !has(id)(list));
+  const before = await listLinkifiers(ctx.reader('admin'), ctx.featureLevel);
   const again = await admin.delete(`/realm/filters/${id}`);
   expectError(again, { status: 400, code: 'BAD_REQUEST' });
   check(again.body?.msg === 'Linkifier not found.', `the second delete: msg should be "Linkifier not found.", got ${JSON.stringify(again.body?.msg)}`, again);
-  await expectListingUnchanged(admin, ctx.featureLevel, before, 'the second delete');
+  await expectListingUnchanged(ctx.reader('admin'), ctx.featureLevel, before, 'the second delete');
   if (!queue) return;
   // A new linkifier of ours is the sentinel: nothing may come before its event.
   const sentinel = linkifierPair(ctx.name('lk'));
@@ -136,7 +136,7 @@ const re2Syntax = linkifierRule({
   const template = fill(`https://example.com/${tag}/`, '/{id}', 'b');
   check(pattern.length === 1000 && template.length === 1000, 'generator: wrong lengths');
   const id = await createOurs(ctx, pattern, template);
-  const listed = (await listLinkifiers(admin, ctx.featureLevel)).find((entry) => entry.id === id);
+  const listed = (await listLinkifiers(ctx.reader('admin'), ctx.featureLevel)).find((entry) => entry.id === id);
   expectEqual(listed, { id, pattern, template }, 'the long linkifier as listed');
 });
 

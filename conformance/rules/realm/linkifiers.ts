@@ -62,13 +62,13 @@ const createListed = linkifierRule({
   const pad = ctx.featureLevel >= URL_TEMPLATE_LEVEL ? padding : fc.constant('');
   await ctx.property('padding x unknown parameters', [pad, pad, unknown], async (before, after, names) => {
     const { pattern, template } = linkifierPair(ctx.name('lk'));
-    const existing = (await listLinkifiers(admin, ctx.featureLevel)).map((entry) => entry.id);
+    const existing = (await listLinkifiers(ctx.reader('admin'), ctx.featureLevel)).map((entry) => entry.id);
     const params = linkifierParams(ctx.featureLevel, `${before}${pattern}${after}`, `${after}${template}${before}`);
     const reply = await admin.post('/realm/filters', [...params, ...names.map((name) => [name, 'x'] as const)]);
     const body = expectSuccess(reply, ctx.featureLevel >= IGNORED_EVERYWHERE ? { ignored: [...names].sort(byCodePoint) } : {});
     const { id } = expectShape(body, v.object({ id: v.int({ min: 1 }) }), 'body', reply);
     ctx.cleanup(`delete linkifier ${id} (${pattern})`, (c) => deleteChecked(c.as('admin'), id, pattern));
-    const listed = await listLinkifiers(admin, ctx.featureLevel);
+    const listed = await listLinkifiers(ctx.reader('admin'), ctx.featureLevel);
     const position = listed.findIndex((entry) => entry.id === id);
     check(position >= 0, `linkifier ${id} is not listed`);
     expectEqual(listed[position], { id, pattern, template }, `linkifier ${id} as listed`);
@@ -86,12 +86,12 @@ const duplicatePattern = linkifierRule({
 }, async (ctx, admin) => {
   const { pattern, template } = linkifierPair(ctx.name('lk'));
   await createOurs(ctx, pattern, template);
-  const before = await listLinkifiers(admin, ctx.featureLevel);
+  const before = await listLinkifiers(ctx.reader('admin'), ctx.featureLevel);
   await ctx.property('other templates', [fc.stringMatching(/^[a-z0-9]{1,12}$/)], async (path) => {
     const reply = await admin.post('/realm/filters', linkifierParams(ctx.featureLevel, pattern, `https://example.org/${path}/{id}`));
     expectError(reply, { status: 400, code: 'BAD_REQUEST' });
   }, { maxRuns: 3 });
-  await expectListingUnchanged(admin, ctx.featureLevel, before, 'the refused duplicates');
+  await expectListingUnchanged(ctx.reader('admin'), ctx.featureLevel, before, 'the refused duplicates');
 });
 
 /** Patterns no regular-expression engine accepts (each carries the run tag), and blank ones. */
