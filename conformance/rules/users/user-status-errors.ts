@@ -10,6 +10,7 @@ import type { Rule, RuleContext } from '../types.js';
 import { unknownParams } from '../conventions/unknown-parameters.js';
 import { ENDPOINT } from './user-status.js';
 import { ADMIN_STATUS_LEVEL, expectStatusUnchanged, padded, readStatus, STATUS_TEXT_LIMIT, textOfLength, UNICODE_EMOJI } from './user-status-support.js';
+import { NON_GUEST_READERS } from '../support/readers.js';
 
 const LEVELS = { min: ADMIN_STATUS_LEVEL } as const;
 
@@ -30,13 +31,14 @@ function refusal(spec: RefusalSpec): Rule {
     levels: LEVELS,
     writes: false,
     needs: ['admin', 'member'],
+  readers: NON_GUEST_READERS,
     async run(ctx) {
       const admin = ctx.as('admin');
       const target = ctx.identity('member').userId;
-      const { status: before } = await readStatus(admin, target);
+      const { status: before } = await readStatus(ctx.reader('member'), target);
       await ctx.property('refused requests', [spec.params(ctx)], async (params) => {
         expectError(await admin.post(`/users/${target}/status`, params), { status: 400, code: 'BAD_REQUEST' });
-        await expectStatusUnchanged(admin, target, before, 'after a refused request');
+        await expectStatusUnchanged(ctx.reader('member'), target, before, 'after a refused request');
       }, { maxRuns: 12 });
     },
   };
@@ -100,15 +102,16 @@ const notAdmin: Rule = {
   levels: LEVELS,
   writes: false,
   needs: ['admin', 'member'],
+  readers: NON_GUEST_READERS,
   async run(ctx) {
     const admin = ctx.as('admin');
     const adminId = ctx.identity('admin').userId;
     const callers = ctx.identities.filter((identity) => identity.role !== 'owner' && identity.role !== 'admin');
-    const { status: before } = await readStatus(admin, adminId);
+    const { status: before } = await readStatus(ctx.reader('member'), adminId);
     await ctx.property('non-administrators', [fc.constantFrom(...callers), validText], async (caller, text) => {
       const reply = await ctx.anonymous.withCredentials(caller.email, caller.apiKey).post(`/users/${adminId}/status`, [text]);
       expectError(reply, { status: 400, code: 'BAD_REQUEST' });
-      await expectStatusUnchanged(admin, adminId, before, 'after a refused request');
+      await expectStatusUnchanged(ctx.reader('member'), adminId, before, 'after a refused request');
     }, { maxRuns: 8 });
   },
 };

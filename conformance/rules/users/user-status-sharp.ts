@@ -14,6 +14,7 @@ import { ownSettings } from '../support/state-fetch.js';
 import type { Rule, RuleContext } from '../types.js';
 import { ENDPOINT } from './user-status.js';
 import { ADMIN_STATUS_LEVEL, expectStatusUnchanged, memberStatusSetup, readStatus, restoreStatusLater, restoringParams, STATUS_TEXT_LIMIT, statusFields, UNICODE_EMOJI } from './user-status-support.js';
+import { NON_GUEST_READERS } from '../support/readers.js';
 
 const LEVELS = { min: ADMIN_STATUS_LEVEL } as const;
 
@@ -31,17 +32,18 @@ const exactLimit: Rule = {
   levels: LEVELS,
   writes: true,
   needs: ['admin', 'member'],
+  readers: NON_GUEST_READERS,
   async run(ctx) {
     const { admin, target } = await memberStatusSetup(ctx);
     const atLimit = textOf(ctx.runTag, STATUS_TEXT_LIMIT);
     for (const sent of [atLimit, `  ${atLimit.replace(/^./u, 'x')}  `]) {
       expectPlainSuccess(await admin.post(`/users/${target}/status`, { status_text: sent }));
-      const { status, reply } = await readStatus(admin, target);
+      const { status, reply } = await readStatus(ctx.reader('member'), target);
       expectEqual(status.status_text, sent.trim(), `status_text after sending ${[...sent].length} code points (${[...sent.trim()].length} stripped)`, reply);
     }
-    const { status: before } = await readStatus(admin, target);
+    const { status: before } = await readStatus(ctx.reader('member'), target);
     expectError(await admin.post(`/users/${target}/status`, { status_text: textOf(ctx.runTag, STATUS_TEXT_LIMIT + 1) }), { status: 400, code: 'BAD_REQUEST' });
-    await expectStatusUnchanged(admin, target, before, 'after a status_text of 61 code points');
+    await expectStatusUnchanged(ctx.reader('member'), target, before, 'after a status_text of 61 code points');
   },
 };
 
@@ -56,6 +58,7 @@ const whoMaySet: Rule = {
   levels: LEVELS,
   writes: true,
   needs: ['admin', 'member'],
+  readers: NON_GUEST_READERS,
   async run(ctx) {
     const admin = ctx.as('admin');
     const member = ctx.identity('member').userId;
@@ -66,18 +69,18 @@ const whoMaySet: Rule = {
       const privileged = caller.role === 'owner' || caller.role === 'admin';
       for (const target of privileged ? [caller.userId, member] : [caller.userId]) {
         const text = `${ctx.name('status')} ${caller.role}`;
-        const { status: before } = await readStatus(admin, target);
+        const { status: before } = await readStatus(ctx.reader('member'), target);
         const reply = await clientOf(ctx, caller).post(`/users/${target}/status`, { status_text: text });
         const what = `${caller.role} ${caller.userId} setting the status of ${target === caller.userId ? 'itself' : `user ${target}`}`;
         if (!privileged) {
           // Refused on a conforming server; otherwise put the status back before failing.
           if (reply.status === 200) ctx.cleanup(`restore the status of user ${target}`, async (c) => void (await c.as('admin').post(`/users/${target}/status`, restoringParams(before))));
           expectError(reply, { status: 400, code: 'BAD_REQUEST' });
-          await expectStatusUnchanged(admin, target, before, what);
+          await expectStatusUnchanged(ctx.reader('member'), target, before, what);
           continue;
         }
         expectPlainSuccess(reply);
-        const { status, reply: read } = await readStatus(admin, target);
+        const { status, reply: read } = await readStatus(ctx.reader('member'), target);
         expectEqual(status.status_text, text, `status_text after ${what}`, read);
       }
     }
@@ -95,6 +98,7 @@ const statusEvent: Rule = {
   levels: LEVELS,
   writes: true,
   needs: ['admin', 'member', 'second-member'],
+  readers: NON_GUEST_READERS,
   async run(ctx) {
     const { admin, target } = await memberStatusSetup(ctx);
     const queue = await openQueue(ctx.as('second-member'), ['user_status']);
@@ -121,7 +125,7 @@ const statusEvent: Rule = {
       expectEqual(eventFields(seen[found]!), { type: 'user_status', user_id: target, ...expected }, `user_status event after ${JSON.stringify(params)}`);
       last = found;
     }
-    expectEqual(statusFields((await readStatus(admin, target)).status), {}, 'status after clearing text and emoji');
+    expectEqual(statusFields((await readStatus(ctx.reader('member'), target)).status), {}, 'status after clearing text and emoji');
   },
 };
 
@@ -133,6 +137,7 @@ const awayMirrorsPresence: Rule = {
   levels: LEVELS,
   writes: true,
   needs: ['admin', 'member'],
+  readers: NON_GUEST_READERS,
   async run(ctx) {
     const { admin, target } = await memberStatusSetup(ctx);
     const member = ctx.as('member');
@@ -146,7 +151,7 @@ const awayMirrorsPresence: Rule = {
     });
     for (const enabled of [false, true]) {
       expectSuccess(await member.patch('/settings', { presence_enabled: enabled }));
-      const { status, reply } = await readStatus(admin, target);
+      const { status, reply } = await readStatus(ctx.reader('member'), target);
       expectEqual(status.away === true, !enabled, `away shown with presence_enabled ${enabled}`, reply);
     }
   },

@@ -10,6 +10,7 @@ import { credentialsRequired } from '../conventions/credentials-required.js';
 import { expectPlainSuccess } from '../support/plain-success.js';
 import type { Rule, RuleContext } from '../types.js';
 import { checkUnknownParamsReported, type ParamPair } from '../conventions/unknown-parameters.js';
+import { NON_GUEST_READERS } from '../support/readers.js';
 import {
   ADMIN_STATUS_LEVEL,
   codePoints,
@@ -97,6 +98,7 @@ const textLimit: Rule = {
   levels: LEVELS,
   writes: true,
   needs: ['admin', 'member'],
+  readers: NON_GUEST_READERS,
   async run(ctx) {
     const { admin, target, before } = await memberStatusSetup(ctx);
     let current = statusFields(before);
@@ -109,7 +111,7 @@ const textLimit: Rule = {
       } else {
         expectError(reply, { status: 400, code: 'BAD_REQUEST' });
       }
-      const { status, reply: read } = await readStatus(admin, target);
+      const { status, reply: read } = await readStatus(ctx.reader('member'), target);
       expectEqual(statusFields(status), current, 'status', read);
     });
   },
@@ -132,6 +134,7 @@ const reactionTypes: Rule = {
   levels: LEVELS,
   writes: true,
   needs: ['admin', 'member'],
+  readers: NON_GUEST_READERS,
   deviation: 'extra-emoji-reaction-type',
   async run(ctx) {
     const { admin, target } = await memberStatusSetup(ctx);
@@ -143,7 +146,7 @@ const reactionTypes: Rule = {
       ctx.deviation('extra-emoji-reaction-type', `reaction_type '${documented}' refused`);
       expectPlainSuccess(await admin.post(`/users/${target}/status`, { emoji_name: 'zulip', emoji_code: 'zulip', reaction_type: real }));
     }
-    const { status, reply: read } = await readStatus(admin, target);
+    const { status, reply: read } = await readStatus(ctx.reader('member'), target);
     expectEqual([status.emoji_name, status.emoji_code], ['zulip', 'zulip'], 'emoji_name and emoji_code', read);
     if (status.reaction_type === real) ctx.deviation('extra-emoji-reaction-type', `reaction_type reads back as '${real}'`);
     else if (status.reaction_type !== documented) fail(`reaction_type: expected '${documented}' (or '${real}'), got ${JSON.stringify(status.reaction_type)}`, read);
@@ -153,7 +156,7 @@ const reactionTypes: Rule = {
       return;
     }
     expectPlainSuccess(await admin.post(`/users/${target}/status`, { emoji_name: custom.name, emoji_code: custom.id, reaction_type: 'realm_emoji' }));
-    const after = await readStatus(admin, target);
+    const after = await readStatus(ctx.reader('member'), target);
     expectEqual([after.status.emoji_name, after.status.emoji_code, after.status.reaction_type], [custom.name, custom.id, 'realm_emoji'], 'custom emoji fields', after.reply);
   },
 };
@@ -196,13 +199,14 @@ const absentBefore: Rule = {
   levels: { max: ADMIN_STATUS_LEVEL - 1 },
   writes: false,
   needs: ['admin', 'member'],
+  readers: NON_GUEST_READERS,
   async run(ctx) {
     const admin = ctx.as('admin');
     const target = ctx.identity('member').userId;
-    const before = ctx.featureLevel >= GET_STATUS_LEVEL ? (await readStatus(admin, target)).status : undefined;
+    const before = ctx.featureLevel >= GET_STATUS_LEVEL ? (await readStatus(ctx.reader('member'), target)).status : undefined;
     // 404 where no view has the path (before 262), 405 where only GET has it.
     expectStatus(await admin.post(`/users/${target}/status`, { status_text: ctx.runTag }), [404, 405]);
-    if (before) expectEqual(statusFields((await readStatus(admin, target)).status), statusFields(before), 'status after the refused request');
+    if (before) expectEqual(statusFields((await readStatus(ctx.reader('member'), target)).status), statusFields(before), 'status after the refused request');
   },
 };
 
