@@ -10,6 +10,9 @@
  */
 
 import { addLexemes, htmlText, lexeme, STOP_WORDS, WORD } from '../state/history/search-words.js';
+import { wordsListed } from '../state/history/background-words.js';
+import type { World } from '../state/world.js';
+import type { NarrowTerm } from './terms.js';
 
 export { htmlText, lexeme } from '../state/history/search-words.js';
 
@@ -18,6 +21,16 @@ export interface SearchQuery {
   readonly lexemes: ReadonlySet<string>;
   /** Quoted phrases that must each occur (case-insensitively) in the content source or the topic. */
   readonly phrases: readonly string[];
+}
+
+/**
+ * For a narrow with a `search` term while a loaded history's words are still being listed: a
+ * promise of the moment they all are (undefined when the search can run now).
+ */
+export function searchWordsPending(world: World, terms: readonly NarrowTerm[] | null): Promise<void> | undefined {
+  const index = world.messages.index;
+  if (index.pendingWords === 0 || !terms?.some((term) => term.operator === 'search')) return undefined;
+  return wordsListed(index);
 }
 
 /** Parses a search operand (several `search` terms are joined with spaces first). */

@@ -1,8 +1,9 @@
 /**
  * Lists a loaded history's search words in the background (word-index.ts): a slice of messages
  * per turn of the event loop, so requests are answered between slices and the realm is ready
- * before its words are listed. A search that comes first lists the rest itself. A running app
- * starts it (server/app/app.ts); a world used without one lists its words at the first search.
+ * before its words are listed. A search that comes first waits for the rest (`wordsListed`),
+ * listing slices itself, so it never holds up the other requests. A running app starts the
+ * listing (server/app/app.ts); a world used without one lists its words at the first search.
  */
 import type { HistoryIndex } from './history-index.js';
 
@@ -20,4 +21,12 @@ export function listWordsInBackground(index: HistoryIndex): () => void {
     if (next !== undefined) clearImmediate(next);
     next = undefined;
   };
+}
+
+/**
+ * Resolves once no search word is pending, listing a slice per turn of the event loop meanwhile:
+ * listing a large history's words in one go would stall every other request for seconds.
+ */
+export async function wordsListed(index: HistoryIndex): Promise<void> {
+  while (!index.indexPendingWords(SLICE)) await new Promise<void>((resolve) => setImmediate(resolve));
 }

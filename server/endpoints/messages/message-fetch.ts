@@ -7,7 +7,7 @@ import type { Message } from '../../../lib/entities/message.js';
 import { badRequest } from '../../../lib/errors.js';
 import { FEATURES } from '../../../lib/features.js';
 import { compileNarrow } from '../../../lib/narrow/predicates.js';
-import { searchFields } from '../../../lib/narrow/search.js';
+import { searchFields, searchWordsPending } from '../../../lib/narrow/search.js';
 import { narrowParameter } from '../../../lib/narrow/terms.js';
 import { resolveWith } from '../../../lib/narrow/with.js';
 import { firstUnreadAnchor, limitToRange, matchingMessages } from '../../../lib/queries/messages/message-fetch.js';
@@ -39,7 +39,7 @@ export const getMessages = authed({
     allow_empty_topic_name: json(bool).default(false).availableFrom(FEATURES.EMPTY_TOPIC),
     message_ids: json(nullable(list(nonNegativeInt, MAX_MESSAGE_IDS))).availableFrom(FEATURES.FETCH_MESSAGE_IDS),
   },
-  run({ world, user: viewer }, args) {
+  async run({ world, user: viewer }, args) {
     const messageIds = args.message_ids ?? undefined;
     if (messageIds !== undefined && (args.num_before || args.num_after || args.anchor !== undefined || args.use_first_unread_anchor)) {
       const parameters = 'num_before, num_after, anchor, message_ids, include_anchor, use_first_unread_anchor';
@@ -47,7 +47,9 @@ export const getMessages = authed({
     }
     const includeAnchor = messageIds === undefined && args.include_anchor;
     const anchor = messageIds === undefined ? parseAnchor(args.anchor, args.use_first_unread_anchor) : undefined;
-    const narrow = resolveWith(world, viewer, narrowParameter(world, { nullable: true }).parse(args.narrow, 'narrow'));
+    const terms = narrowParameter(world, { nullable: true }).parse(args.narrow, 'narrow');
+    await searchWordsPending(world, terms);
+    const narrow = resolveWith(world, viewer, terms);
     const requested = messageIds === undefined ? args.num_before + args.num_after : messageIds.length;
     if (requested > MAX_MESSAGES_PER_FETCH) throw badRequest(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
     if (args.num_before > 0 && args.num_after > 0 && !includeAnchor) throw badRequest('The anchor can only be excluded at an end of the range');

@@ -7,6 +7,7 @@
 import { updateMessageFlags } from '../../../lib/actions/messages/message-flags.js';
 import { badRequest } from '../../../lib/errors.js';
 import { FEATURES } from '../../../lib/features.js';
+import { searchWordsPending } from '../../../lib/narrow/search.js';
 import { narrowParameter } from '../../../lib/narrow/terms.js';
 import { resolveWith } from '../../../lib/narrow/with.js';
 import { firstUnreadAnchor, limitToRange, matchingMessages } from '../../../lib/queries/messages/message-fetch.js';
@@ -30,14 +31,16 @@ const updateForNarrow = authed({
     op: str().required(),
     flag: str().required(),
   },
-  run({ world, user }, args) {
+  async run({ world, user }, args) {
     const anchor = parseAnchor(args.anchor, false);
     if (args.num_before > 0 && args.num_after > 0 && !args.include_anchor) {
       throw badRequest('The anchor can only be excluded at an end of the range');
     }
     const numBefore = Math.min(args.num_before, Math.max(MAX_MESSAGES - args.num_after, MAX_MESSAGES / 2));
     const numAfter = Math.min(args.num_after, Math.max(MAX_MESSAGES - numBefore, MAX_MESSAGES / 2));
-    const narrow = resolveWith(world, user, narrowParameter(world, { nullable: true }).parse(args.narrow, 'narrow'));
+    const terms = narrowParameter(world, { nullable: true }).parse(args.narrow, 'narrow');
+    await searchWordsPending(world, terms);
+    const narrow = resolveWith(world, user, terms);
     const matches = matchingMessages(world, user, narrow);
     const anchorId = anchor ?? firstUnreadAnchor(world, user, narrow, matches.test);
     const window = limitToRange(matches.source, anchorId, { includeAnchor: args.include_anchor, numBefore, numAfter });
