@@ -63,6 +63,7 @@ export interface Scene {
   readonly linkifier: number;
   readonly playground: number;
   readonly profileField: number;
+  readonly channelFolder: number;
   /** A custom profile field administrators made not editable by users. */
   readonly lockedField: number;
 }
@@ -122,6 +123,7 @@ export async function buildScene(): Promise<Scene> {
   const linkifier = [...s.world.linkifiers.keys()][0] as number;
   const playground = (await ok(iago.post('/realm/playgrounds', { name: 'Python', pygments_language: 'Python', url_template: 'https://python.example/?code={code}' }), 'playground')).id as number;
   const profileField = (s.world.customProfileFields[0] as { id: number }).id;
+  const channelFolder = (await ok(iago.post('/channel_folders/create', { name: 'Folder', description: '' }), 'channel folder')).channel_folder_id as number;
   const lockedField = (s.world.customProfileFields[1] as { id: number }).id;
   await ok(iago.patch(`/realm/profile_fields/${lockedField}`, { editable_by_user: false }), 'lock a profile field');
   const deactivated = s.id('prospero@zulip.com');
@@ -156,6 +158,7 @@ export async function buildScene(): Promise<Scene> {
     linkifier,
     playground,
     profileField,
+    channelFolder,
     lockedField,
   };
 }
