@@ -107,6 +107,7 @@ import { rules as profileFieldsChanges } from './realm/profile-fields-changes.js
 import { rules as profileData } from './realm/profile-data.js';
 import { rules as realmEmoji } from './realm/realm-emoji.js';
 import { rules as playgrounds } from './realm/playgrounds.js';
+import { rules as channelFolders } from './channels/channel-folders.js';
 import { rules as invites } from './realm/invites.js';
 import { rules as invitesRoles } from './realm/invites-roles.js';
 import { rules as userGroupUpdate } from './groups/user-group-update.js';
@@ -218,6 +219,7 @@ const RULE_FILES: ReadonlyArray<readonly Rule[]> = [
   profileData,
   realmEmoji,
   playgrounds,
+  channelFolders,
   invites,
   invitesRoles,
   userGroupUpdate,
