@@ -91,14 +91,14 @@ const lifecycle = folderRule({
   expectEqual(rest, expected, 'the new folder as the member lists it');
   expectEqual(order === undefined, ctx.featureLevel < ORDER_LEVEL, `order is present exactly from level ${ORDER_LEVEL}`);
   check((await listFolders(ctx.as('guest'), false)).some((folder) => folder.id === id), `the guest does not list folder ${id}`);
-  const added = await awaitEvent(queue, (event) => event.type === 'channel_folder' && event.op === 'add', 'the channel_folder add event');
+  const added = await awaitEvent(queue, (event) => event.type === 'channel_folder' && event.op === 'add' && (event.channel_folder as JsonObject | undefined)?.id === id, `the channel_folder add event of folder ${id}`);
   expectEqual(added.channel_folder, listed, 'the add event carries the folder as listed');
 
   const renamed = ctx.name('renamed');
   expectSuccess(await admin.patch(`/channel_folders/${id}`, { name: renamed, description: 'plain', is_archived: true }));
   const updates: JsonObject[] = [];
   for (const what of ['name', 'description', 'is_archived']) {
-    updates.push(await awaitEvent(queue, (event) => event.type === 'channel_folder' && event.op === 'update', `the update event of ${what}`));
+    updates.push(await awaitEvent(queue, (event) => event.type === 'channel_folder' && event.op === 'update' && event.channel_folder_id === id, `the update event of ${what}`));
   }
   expectEqual(
     updates.map((event) => ({ id: event.channel_folder_id, data: event.data })),
