@@ -248,7 +248,7 @@ export const FEATURES = {
   GET_USERS_BY_IDS: f(384, 'GET /users user_ids'),
   RESOLVED_TOPIC_NOTICE_POLICY: f(385, 'resolved_topic_notice_auto_read_policy'),
   UNARCHIVE_CHANNEL: f(388, 'PATCH /streams/{stream_id}: is_archived=false unarchives'),
-  CHANNEL_FOLDERS: f(389, 'subscribe: folder_id'),
+  CHANNEL_FOLDERS: f(389, 'channel folders: /channel_folders endpoints, register channel_folders, folder_id on channels'),
   NAVIGATION_VIEWS: f(390, 'navigation views endpoints'),
   DEACTIVATED_GROUP_SUBGROUPS: f(391, 'subgroups and members of deactivated groups can change'),
   TOPICS_POLICY: f(392, 'channels: topics_policy; register: realm_topics_policy, realm_can_set_topics_policy_group'),
@@ -265,6 +265,7 @@ export const FEATURES = {
   REQUIRE_E2EE_PUSH: f(409, 'register: realm_require_e2ee_push_notifications'),
   CHANNEL_FOLDER_LIMITS: f(410, 'register: max_channel_folder_name/description_length'),
   PARTIAL_SUBSCRIBERS: f(412, "include_subscribers 'partial'"),
+  CHANNEL_FOLDER_ORDER: f(414, 'channel folders: order field, PATCH /channel_folders'),
   REMINDER_NOTE: f(415, 'reminders: note'),
 } as const satisfies Record<string, Feature>;
 

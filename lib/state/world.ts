@@ -20,7 +20,7 @@ import type {
 import type { Realm } from '../entities/realm.js';
 import type { RealmExport } from '../entities/realm-export.js';
 import type { Attachment, CustomProfileField, Linkifier, RealmEmoji, RealmPlayground, Reminder } from '../entities/realm-records.js';
-import type { DefaultStreamGroup, Stream, Subscription } from '../entities/stream.js';
+import type { ChannelFolder, DefaultStreamGroup, Stream, Subscription } from '../entities/stream.js';
 import type { SettingValue, User } from '../entities/user.js';
 import { DeliveryPipeline } from './delivery-delay.js';
 import { EventHub } from './event-hub.js';
@@ -46,7 +46,8 @@ export type IdKind =
   | 'multiuseInvite'
   | 'realmExport'
   | 'savedSnippet'
-  | 'defaultStreamGroup';
+  | 'defaultStreamGroup'
+  | 'channelFolder';
 
 /** Hands out increasing IDs per kind, starting above whatever the fixture used. */
 export class IdAllocator {
@@ -159,6 +160,7 @@ export class World {
   readonly navigationViews = new Map<number, NavigationView[]>();
   readonly pushRegistrations: PushRegistration[] = [];
   readonly linkifiers = new Map<number, Linkifier>();
+  readonly channelFolders = new Map<number, ChannelFolder>();
   readonly reminders = new Map<number, Reminder>();
   readonly attachments = new Map<number, Attachment>();
   readonly customProfileFields: CustomProfileField[] = [];

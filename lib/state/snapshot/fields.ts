@@ -11,6 +11,7 @@ import type { Draft, LegacyPushToken, NavigationView, Presence, PushRegistration
 import type { RealmExport } from '../../entities/realm-export.js';
 import type { DefaultStreamGroup } from '../../entities/stream.js';
 import type { Attachment, CustomProfileField, Linkifier, RealmEmoji, RealmPlayground, Reminder } from '../../entities/realm-records.js';
+import type { ChannelFolder } from '../../entities/stream.js';
 import { ROLES } from '../../entities/user.js';
 import { group, groupRef, message, realm, stream, streamRef, subscription, time, user, userRef } from './entities.js';
 import {
@@ -41,6 +42,17 @@ const pushRegistration = entity<PushRegistration>('push registration', {
   encryptedPushRegistration: string,
   status: literal('pending', 'active', 'failed'),
   errorCode: optional(nullable(string)),
+});
+
+const channelFolder = entity<ChannelFolder>('channel folder', {
+  id: integer,
+  name: string,
+  description: string,
+  renderedDescription: string,
+  creatorId: nullable(userRef),
+  dateCreated: time,
+  isArchived: boolean,
+  order: integer,
 });
 
 const linkifier = entity<Linkifier>('linkifier', { id: integer, pattern: string, urlTemplate: string, order: integer });
@@ -155,6 +167,7 @@ export const WORLD_FIELDS: ReadonlyMap<string, Schema> = new Map<string, Schema>
   ['navigationViews', perUser(array(navigationView))],
   ['pushRegistrations', array(pushRegistration)],
   ['linkifiers', table('linkifier', linkifier)],
+  ['channelFolders', table('channelFolder', channelFolder)],
   ['reminders', table('reminder', reminder)],
   ['attachments', table('attachment', attachment)],
   ['customProfileFields', array(profileField)],
