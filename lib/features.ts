@@ -209,6 +209,7 @@ export const FEATURES = {
   REALM_DELETION_DAYS: f(332, 'register: server_min/max_deactivated_realm_deletion_days'),
   STREAM_POST_POLICY_REMOVED: f(333, 'stream_post_policy and is_announcement_only removed'),
   EMPTY_TOPIC: f(334, 'the empty topic is valid; allow_empty_topic_name'),
+  CHANNEL_EMAIL_SENDER: f(335, 'GET /streams/{id}/email_address sender_id; an address per requester and sender'),
   PASSWORD_MAX_LENGTH: f(338, 'register: password_max_length'),
   REACTION_EVENT_USER_RESTORED: f(339, 'reaction events carry the legacy user object again'),
   DEACTIVATED_GROUP_EDITABLE: f(340, 'PATCH /user_groups/{id} edits deactivated groups'),
