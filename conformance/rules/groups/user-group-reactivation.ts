@@ -34,7 +34,8 @@ const reactivation: Rule = {
     const admin = ctx.as('admin');
     const member = ctx.as('member');
     const groups = new RuleGroups(ctx);
-    const { id } = await groups.create(admin, [['name', ctx.name('phoenix')]]);
+    const name = ctx.name('phoenix');
+    const { id } = await groups.create(admin, [['name', name]]);
     const path = `/user_groups/${id}`;
     expectSuccess(await admin.post(`${path}/deactivate`));
     const holders = new SettingHolders(admin);
@@ -49,11 +50,13 @@ const reactivation: Rule = {
     const keeping = await openStreamAs(ctx, 'member', ['user_group'], { include_deactivated_groups: true });
     const dropping = await openStreamAs(ctx, 'member', ['user_group'], { include_deactivated_groups: false });
     expectSuccess(await admin.patch(path, { deactivated: false }));
-    const update = await awaitEvent(keeping, (e) => e.type === 'user_group' && e.op === 'update' && e.group_id === id, 'the reactivation to a client keeping deactivated groups');
+    // Matched by content: with late delivery, the deactivation before the queues opened may still arrive.
+    const reactivated = (e: JsonObject): boolean => e.type === 'user_group' && e.op === 'update' && e.group_id === id && (e.data as JsonObject | undefined)?.deactivated === false;
+    const update = await awaitEvent(keeping, reactivated, 'the reactivation to a client keeping deactivated groups');
     expectEqual(update.data, { deactivated: false }, 'data of the reactivation update');
-    const added = await awaitEvent(dropping, (e) => e.type === 'user_group' && e.op === 'add', 'the reactivated group to a client without deactivated groups');
-    const group = added.group as JsonObject | undefined;
-    check(group?.id === id && group.deactivated === false, `the add event should carry group ${id} with deactivated false; got ${JSON.stringify(group)}`);
+    const isAdd = (e: JsonObject): boolean => e.type === 'user_group' && e.op === 'add' && (e.group as JsonObject | undefined)?.id === id;
+    const group = (await awaitEvent(dropping, isAdd, 'the reactivated group to a client without deactivated groups')).group as JsonObject;
+    check(group.deactivated === false && group.name === name, `the add event should carry the group as it is, named ${JSON.stringify(name)}, with deactivated false; got ${JSON.stringify(group)}`);
     const listed = (await listGroups(member)).find((g) => g.id === id);
     check(listed !== undefined && listed.deactivated === false, `the reactivated group ${id} should be listed without include_deactivated_groups, with deactivated false`);
     expectSuccess(await admin.patch(path, { deactivated: false }));
