@@ -15,12 +15,14 @@ import { listGroups, RuleGroups } from './user-groups-support.js';
 
 const REACTIVATION_LEVEL = 386;
 
-/** Whether the group is deactivated, as the listing with deactivated groups says. */
-async function isDeactivated(client: ApiClient, id: number): Promise<boolean | undefined> {
+/** The group as the listing with deactivated groups shows it. */
+async function withDeactivated(client: ApiClient, id: number): Promise<JsonObject | undefined> {
   const reply = await client.get('/user_groups', { include_deactivated_groups: true });
   const groups = (expectSuccess(reply).user_groups ?? []) as JsonObject[];
-  return groups.find((group) => group.id === id)?.deactivated as boolean | undefined;
+  return groups.find((group) => group.id === id);
 }
+
+const isDeactivated = async (client: ApiClient, id: number): Promise<boolean | undefined> => (await withDeactivated(client, id))?.deactivated as boolean | undefined;
 
 const reactivation: Rule = {
   id: 'user-groups/reactivate',
@@ -40,7 +42,7 @@ const reactivation: Rule = {
     expectSuccess(await admin.post(`${path}/deactivate`));
     const holders = new SettingHolders(admin);
     const manageAll = realmGroupSetting(await realmState(admin), 'realm_can_manage_all_groups');
-    const manage = await managersOf(admin, id);
+    const manage = (await withDeactivated(admin, id))?.can_manage_group as GroupSettingValue | undefined;
     const memberId = ctx.identity('member').userId;
     const memberMay = (await holders.holds(manageAll, memberId)) || (manage !== undefined && (await holders.holds(manage, memberId)));
     expectAllowed(await member.patch(path, { deactivated: false }), memberMay, 'a member reactivating a group they may or may not manage');
@@ -65,12 +67,5 @@ const reactivation: Rule = {
     expectEqual(unknown.msg, 'Invalid user group', 'the error for an unknown group');
   },
 };
-
-/** The group's `can_manage_group` value, read with deactivated groups included. */
-async function managersOf(client: ApiClient, id: number): Promise<GroupSettingValue | undefined> {
-  const reply = await client.get('/user_groups', { include_deactivated_groups: true });
-  const groups = (expectSuccess(reply).user_groups ?? []) as JsonObject[];
-  return groups.find((group) => group.id === id)?.can_manage_group as GroupSettingValue | undefined;
-}
 
 export const rules: readonly Rule[] = [reactivation];
