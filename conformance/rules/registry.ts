@@ -113,6 +113,8 @@ import { rules as invites } from './realm/invites.js';
 import { rules as invitesRoles } from './realm/invites-roles.js';
 import { rules as userGroupUpdate } from './groups/user-group-update.js';
 import { rules as userGroupUpdateSettings } from './groups/user-group-update-settings.js';
+import { rules as userGroupReactivation } from './groups/user-group-reactivation.js';
+import { rules as channelEmailSender } from './channels/channel-email-sender.js';
 import { rules as realmSettings } from './realm/realm-settings.js';
 import { rules as exports } from './realm/exports.js';
 import { rules as eventConvergence } from './register/event-convergence.js';
@@ -226,6 +228,8 @@ const RULE_FILES: ReadonlyArray<readonly Rule[]> = [
   invitesRoles,
   userGroupUpdate,
   userGroupUpdateSettings,
+  userGroupReactivation,
+  channelEmailSender,
   realmSettings,
   exports,
   eventConvergence,
