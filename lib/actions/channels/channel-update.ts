@@ -30,7 +30,7 @@ import {
 } from './channel-update-checks.js';
 import { metadataAudience, postChannelNotice, privateMetadataUserIds, sendGroupSettingEvents, sendPermissionEvents, sendStreamUpdate } from './channel-update-events.js';
 import { descriptionText, renameText, retentionText, topicsPolicyText } from './channel-update-notices.js';
-import { setDefaultChannel } from './default-streams.js';
+import { setDefaultChannel } from './defaults/default-streams.js';
 import { streamDeleteEvent } from './subscription-events.js';
 
 export interface ChannelUpdateInput {
