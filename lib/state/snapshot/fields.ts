@@ -10,8 +10,9 @@ import type { EmailInvite, MultiuseInvite } from '../../entities/invite.js';
 import type { Draft, LegacyPushToken, NavigationView, Presence, PushRegistration, SavedSnippet, UserStatus, UserTopic } from '../../entities/personal.js';
 import type { RealmExport } from '../../entities/realm-export.js';
 import type { Attachment, CustomProfileField, Linkifier, RealmEmoji, RealmPlayground, Reminder } from '../../entities/realm-records.js';
+import type { ScheduledMessage } from '../../entities/scheduled-message.js';
 import { ROLES } from '../../entities/user.js';
-import { group, groupRef, message, realm, stream, streamRef, subscription, time, user, userRef } from './entities.js';
+import { group, groupRef, message, realm, recipient, stream, streamRef, subscription, time, user, userRef } from './entities.js';
 import {
   array, boolean, bytes, complete, defines, entity, integer, literal, map, nullable, number, optional, pastRef, perUser, record, ref, scalar, type Schema, set, string, table,
 } from './schema.js';
@@ -57,6 +58,21 @@ const reminder = entity<Reminder>('reminder', {
   failed: boolean,
   deliveredMessageId: nullable(pastRef('message')),
   realmUrl: optional(string),
+});
+
+const scheduledMessage = entity<ScheduledMessage>('scheduled message', {
+  id: integer,
+  senderId: userRef,
+  recipient,
+  content: string,
+  renderedContent: string,
+  scheduledDeliveryTimestamp: time,
+  readBySender: boolean,
+  client: string,
+  delivered: boolean,
+  failed: boolean,
+  failureMessage: nullable(string),
+  deliveredMessageId: nullable(pastRef('message')),
 });
 
 const attachment = entity<Attachment>('attachment', {
@@ -152,6 +168,7 @@ export const WORLD_FIELDS: ReadonlyMap<string, Schema> = new Map<string, Schema>
   ['pushRegistrations', array(pushRegistration)],
   ['linkifiers', table('linkifier', linkifier)],
   ['reminders', table('reminder', reminder)],
+  ['scheduledMessages', table('scheduledMessage', scheduledMessage)],
   ['attachments', table('attachment', attachment)],
   ['customProfileFields', array(profileField)],
   ['bots', perUser(botProfile)],
