@@ -4,6 +4,7 @@
  * test_delete_scheduled_messages, test_successful_deliver_*, test_send_late_scheduled_message).
  */
 import t from 'tap';
+import { advanceThroughDueTasks } from '../lib/actions/scheduler.js';
 import { recordEvents } from './support/events.js';
 import { errorOf, testServer, type TestServer } from './support/harness.js';
 
@@ -143,6 +144,16 @@ t.test('a message jumped over by more than ten minutes fails as too late', async
   const id = await inAnHour(s);
   s.clock.advance((HOUR + 601) * 1000);
   t.equal(s.world.scheduledMessages.get(id)?.failureMessage, 'Message could not be sent at the scheduled time.');
+});
+
+t.test('advancing the clock through the due-task runner (as /__dev/clock/advance does) sends a jumped-over message at its own time', async (t) => {
+  const s = testServer();
+  const id = await inAnHour(s);
+  const at = (nowSeconds(s) + HOUR) * 1000;
+  advanceThroughDueTasks(s.world, s.clock, 5 * HOUR * 1000);
+  const sent = s.world.messages.get(s.world.scheduledMessages.get(id)?.deliveredMessageId ?? -1);
+  t.equal(sent?.sentAt, at, 'sent at its scheduled time, not at the end of the jump');
+  t.equal(s.clock.now(), at + 4 * HOUR * 1000, 'the clock ends where it was asked to');
 });
 
 t.test('the endpoints follow their levels: list and delete from 173, scheduling from 179, editing from 184 (405 below, the path existing)', async (t) => {
