@@ -44,14 +44,18 @@ export interface SendRequest {
 const notAuthorized = (stream: Stream) => badRequest(`Not authorized to send to channel '${stream.name}'`);
 
 /** `extract_stream_indicator`: a raw name, a JSON name or ID, or a one-element JSON list of either. */
-function streamIndicator(raw: string): string | number {
-  let data: JsonValue;
+/** The value as JSON, or the raw text when it is not JSON (the real server's `orjson.loads` fallbacks). */
+export function jsonOrText(raw: string): JsonValue {
   try {
-    data = parseJson(raw);
+    return parseJson(raw);
   } catch (error) {
     if (error instanceof JsonSyntaxError) return raw;
     throw error;
   }
+}
+
+function streamIndicator(raw: string): string | number {
+  let data = jsonOrText(raw);
   if (Array.isArray(data)) {
     if (data.length !== 1) throw badRequest('Expected exactly one channel');
     data = data[0] as JsonValue;
@@ -62,13 +66,7 @@ function streamIndicator(raw: string): string | number {
 
 /** `extract_private_recipients`: JSON list of emails or of IDs, or comma-separated emails. */
 function privateRecipients(raw: string): string[] | number[] {
-  let data: JsonValue;
-  try {
-    data = parseJson(raw);
-  } catch (error) {
-    if (!(error instanceof JsonSyntaxError)) throw error;
-    data = raw;
-  }
+  let data = jsonOrText(raw);
   if (typeof data === 'string') data = data.split(',');
   if (!Array.isArray(data)) throw badRequest('Invalid data type for recipients');
   if (data.length > MAX_USER_IDS) throw tooManyItems('to', MAX_USER_IDS);

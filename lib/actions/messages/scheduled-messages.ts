@@ -6,11 +6,10 @@
 import { badRequest } from '../../errors.js';
 import type { ScheduledMessage } from '../../entities/scheduled-message.js';
 import type { User } from '../../entities/user.js';
-import { parseJson, type JsonValue, JsonSyntaxError } from '../../input/json.js';
 import { checkTopic, interpretSendTopic, truncateTopic } from '../../input/topic-names.js';
 import { ownScheduledMessage, scheduledRecipientIds, toApiScheduledMessage } from '../../queries/messages/scheduled-messages.js';
 import type { World } from '../../state/world.js';
-import { type Addressee, allowedTypes, checkMessage, type SendType } from './message-send.js';
+import { type Addressee, allowedTypes, checkMessage, jsonOrText, type SendType } from './message-send.js';
 import { defaultReadBySender } from './messages.js';
 
 const inFuture = (world: World, timestamp: number): void => {
@@ -26,13 +25,7 @@ function channelId(raw: string): number {
 
 /** `extract_direct_message_recipient_ids`: a JSON list of user IDs, duplicates dropped. */
 function directRecipientIds(raw: string): number[] {
-  let data: JsonValue;
-  try {
-    data = parseJson(raw);
-  } catch (error) {
-    if (!(error instanceof JsonSyntaxError)) throw error;
-    data = raw;
-  }
+  const data = jsonOrText(raw);
   if (!Array.isArray(data)) throw badRequest('Invalid data type for recipients');
   if (!data.every((item): item is number => typeof item === 'number' && Number.isInteger(item))) {
     throw badRequest('Recipient list may only contain user IDs');
