@@ -156,6 +156,16 @@ t.test('advancing the clock through the due-task runner (as /__dev/clock/advance
   t.equal(s.clock.now(), at + 4 * HOUR * 1000, 'the clock ends where it was asked to');
 });
 
+t.test("type 'channel' is refused before level 248, and '(no topic)' is the empty topic from 370", async (t) => {
+  const old = testServer({ featureLevel: 247 });
+  const reply = await old.as(HAMLET).post('/scheduled_messages', { type: 'channel', to: '3', topic: 't', content: 'c', scheduled_delivery_timestamp: nowSeconds(old) + HOUR });
+  t.same(errorOf(reply), { status: 400, code: 'BAD_REQUEST', msg: 'Invalid type' });
+  const s = testServer();
+  const id = await inAnHour(s, { topic: '(no topic)' });
+  const listed = (await s.as(HAMLET).get('/scheduled_messages')).body.scheduled_messages as Array<Record<string, unknown>>;
+  t.same(listed.map((m) => [m.scheduled_message_id, m.topic]), [[id, '']]);
+});
+
 t.test('the endpoints follow their levels: list and delete from 173, scheduling from 179, editing from 184 (405 below, the path existing)', async (t) => {
   for (const [level, statuses] of [[172, [404, 404, 404]], [178, [200, 405, 405]], [183, [200, 400, 405]]] as const) {
     const s = testServer({ featureLevel: level });
