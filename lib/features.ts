@@ -209,6 +209,7 @@ export const FEATURES = {
   REACTION_USER_OBJECT_REMOVED: f(328, 'reaction objects and events lose the legacy user object'),
   WEB_SUGGEST_UPDATE_TIMEZONE: f(329, 'web_suggest_update_timezone'),
   DEFAULT_STREAMS_EVENT_IDS: f(330, 'default_streams event carries IDs (was channel objects)'),
+  DEFAULT_STREAM_GROUPS_IDS: f(330, 'default channel groups list their channels as IDs (was channel objects)'),
   MODERATION_CHANNEL: f(331, 'register: realm_moderation_request_channel_id'),
   REALM_DELETION_DAYS: f(332, 'register: server_min/max_deactivated_realm_deletion_days'),
   STREAM_POST_POLICY_REMOVED: f(333, 'stream_post_policy and is_announcement_only removed'),

@@ -1,6 +1,6 @@
 /**
  * `POST /register` state that is not subscriptions: `streams`, `realm_default_streams`,
- * `realm_default_stream_groups`, `recent_private_conversations` and the keys of features without
+ * `recent_private_conversations` and the keys of features without
  * data here, as the real server's `fetch_initial_state_data` (zerver/lib/events.py) builds them;
  * its tests: zerver/tests/test_events.py (`test_default_streams_events`,
  * `test_recent_private_conversations`) and zerver/tests/test_home.py (the register key list).

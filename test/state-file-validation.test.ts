@@ -100,6 +100,15 @@ const BROKEN: readonly Broken[] = [
     problems: [/^groups\[\d+\]\.subgroups\[0\] .*: refers to an unknown group 4242$/],
   },
   {
+    what: 'a default channel group holding an unknown channel',
+    edit: (doc) => {
+      const group = { $object: [['id', 1], ['name', 'g'], ['description', ''], ['streamIds', { $set: [888] }]] };
+      (doc.state as Record<string, unknown>).defaultStreamGroups = { $map: [[1, group]] };
+      setCounter(doc, 'defaultStreamGroup', 1);
+    },
+    problems: [/^defaultStreamGroups\[1\]\.streamIds\[0\] .*: refers to an unknown stream 888$/],
+  },
+  {
     what: 'a draft to an unknown channel',
     edit: (doc) => setField(entity(doc, 'drafts', 1), 'to', [555]),
     problems: [/^drafts\[1\]\.to .*: refers to an unknown stream 555$/],

@@ -108,6 +108,7 @@ import { rules as profileFieldsChanges } from './realm/profile-fields-changes.js
 import { rules as profileData } from './realm/profile-data.js';
 import { rules as realmEmoji } from './realm/realm-emoji.js';
 import { rules as playgrounds } from './realm/playgrounds.js';
+import { rules as defaultStreamGroups } from './channels/default-stream-groups.js';
 import { rules as invites } from './realm/invites.js';
 import { rules as invitesRoles } from './realm/invites-roles.js';
 import { rules as userGroupUpdate } from './groups/user-group-update.js';
@@ -220,6 +221,7 @@ const RULE_FILES: ReadonlyArray<readonly Rule[]> = [
   profileData,
   realmEmoji,
   playgrounds,
+  defaultStreamGroups,
   invites,
   invitesRoles,
   userGroupUpdate,

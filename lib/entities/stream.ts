@@ -84,3 +84,19 @@ export const SUBSCRIPTION_COLORS = [
   '#94c849', '#bd86e5', '#ee7e4a', '#a6dcbf', '#95a5fd', '#53a063', '#9987e1', '#e4523d', '#c2c2c2', '#4f8de4',
   '#c6a8ad', '#e7cc4d', '#c8bebf', '#a47462',
 ];
+
+/**
+ * A default channel group: a named set of channels offered together to new users
+ * (`DefaultStreamGroup`). Names are unique within the realm, case-sensitively.
+ */
+export interface DefaultStreamGroup {
+  readonly id: number;
+  name: string;
+  description: string;
+  readonly streamIds: Set<number>;
+}
+
+/** `DefaultStreamGroup.MAX_NAME_LENGTH`, in code points. */
+export const MAX_DEFAULT_STREAM_GROUP_NAME_LENGTH = 60;
+/** The model's `description` column (`max_length=1024`). */
+export const MAX_DEFAULT_STREAM_GROUP_DESCRIPTION_LENGTH = 1024;

@@ -21,7 +21,7 @@ import type { Realm } from '../entities/realm.js';
 import type { RealmExport } from '../entities/realm-export.js';
 import type { Attachment, CustomProfileField, Linkifier, RealmEmoji, RealmPlayground, Reminder } from '../entities/realm-records.js';
 import type { ScheduledMessage } from '../entities/scheduled-message.js';
-import type { Stream, Subscription } from '../entities/stream.js';
+import type { DefaultStreamGroup, Stream, Subscription } from '../entities/stream.js';
 import type { SettingValue, User } from '../entities/user.js';
 import { DeliveryPipeline } from './delivery-delay.js';
 import { EventHub } from './event-hub.js';
@@ -47,6 +47,7 @@ export type IdKind =
   | 'multiuseInvite'
   | 'realmExport'
   | 'savedSnippet'
+  | 'defaultStreamGroup'
   | 'scheduledMessage';
 
 /** Hands out increasing IDs per kind, starting above whatever the fixture used. */
@@ -147,6 +148,7 @@ export class World {
   /** Stream ID to (user ID to subscription); inactive subscriptions are kept with `active: false`. */
   readonly subscriptions: ReadonlyMap<number, SubscriberMap> = this.subscriptionsByStream;
   readonly defaultStreamIds = new Set<number>();
+  readonly defaultStreamGroups = new Map<number, DefaultStreamGroup>();
   readonly messages = new MessageMap();
   readonly drafts = new Map<number, Draft>();
   /** User ID to (stream ID and lower-cased topic) to preference. */

@@ -5,6 +5,7 @@ import { routes as auth } from '../endpoints/users/auth.js';
 import { routes as subscriptions } from '../endpoints/channels/subscriptions.js';
 import { routes as streams } from '../endpoints/channels/streams.js';
 import { routes as streamPreferences } from '../endpoints/channels/stream-preferences.js';
+import { routes as defaultStreamGroups } from '../endpoints/channels/default-stream-groups.js';
 import { routes as typing } from '../endpoints/messages/typing.js';
 import { routes as register } from '../endpoints/register/register.js';
 import { routes as events } from '../endpoints/register/events.js';
@@ -54,6 +55,7 @@ export const ROUTES: readonly RouteDef[] = [
   ...subscriptions,
   ...streams,
   ...streamPreferences,
+  ...defaultStreamGroups,
   ...typing,
   ...register,
   ...events,

@@ -26,14 +26,16 @@ export const CALLER = 'desdemona@zulip.com';
 
 /**
  * What the samples need beyond the development realm: a draft of the caller's (ID 3, after the
- * realm's two), a scheduled message of the caller's (ID 1) and no time limit on editing content,
- * so that the edit of message 5 (the caller's, sent months before the test clock) reaches its content.
+ * realm's two), a scheduled message of the caller's (ID 1), a default channel group (ID 1) and no
+ * time limit on editing content, so that the edit of message 5 (the caller's, sent months before the
+ * test clock) reaches its content.
  */
 export async function prepareRealm(caller: Client): Promise<void> {
   const steps: Array<[string, string, Record<string, string>]> = [
     ['PATCH', '/realm', { message_content_edit_limit_seconds: '"unlimited"' }],
     ['POST', '/drafts', { drafts: '[{"type":"stream","to":[3],"topic":"t","content":"c"}]' }],
     ['POST', '/scheduled_messages', { type: 'stream', to: '3', topic: 't', content: 'c', scheduled_delivery_timestamp: '2000000000' }],
+    ['POST', '/default_stream_groups/create', { group_name: 'prepared', description: '', stream_names: '["Denmark"]' }],
   ];
   for (const [method, path, params] of steps) {
     const reply = await caller.call(method, path, params);
@@ -46,7 +48,7 @@ const PATH_SAMPLES: ReadonlyMap<string, string> = new Map([
   ['stream_id', '3'], ['message_id', '5'], ['user_id', '10'], ['field_id', '1'], ['playground_id', '1'], ['invite_id', '1'],
   ['export_id', '1'], ['draft_id', '3'], ['user_group_id', '17'], ['filter_id', '1'], ['reminder_id', '1'], ['scheduled_message_id', '1'], ['attachment_id', '1'],
   ['bot_id', '16'], ['muted_user_id', '12'], ['saved_snippet_id', '1'], ['emoji_name', 'green_tick'], ['fragment', 'narrow/is/alerted'],
-  ['user_id_or_email', '10'], ['email', 'hamlet@zulip.com'], ['realm_id_str', '2'], ['filename', 'a/b.txt'],
+  ['group_id', '1'], ['user_id_or_email', '10'], ['email', 'hamlet@zulip.com'], ['realm_id_str', '2'], ['filename', 'a/b.txt'],
 ]);
 
 /** Valid values of form parameters, by name, for the required parameters besides the one tried. */
@@ -63,6 +65,7 @@ const FORM_SAMPLES: ReadonlyMap<string, string> = new Map([
   ['encrypted_push_registration', 'data'], ['fragment', 'narrow/is/starred'], ['is_pinned', 'true'], ['ordered_linkifier_ids', '[1,2,3]'],
   ['pattern', '#(?P<id>[0-9]+)'], ['url_format_string', 'https://example.com/%(id)s'], ['scheduled_delivery_timestamp', '2000000000'],
   ['full_name', 'Sample Bot'], ['short_name', 'sample'], ['alert_words', '["sample"]'], ['data', '[{"id":1,"value":"1234"}]'],
+  ['group_name', 'sample group'], ['stream_names', '["Rome"]'],
   ['title', 'sample'], ['token', 'sample-token'], ['appid', 'org.zulip.Zulip'], ['email', 'someone@zulip.com'], ['to', 'Verona'],
 ]);
 
@@ -91,6 +94,7 @@ const ENDPOINT_SAMPLES: ReadonlyMap<string, Readonly<Record<string, string>>> = 
   ['POST /realm/filters', { pattern: '#(?P<id>[0-9]+)', url_template: 'https://example.com/{id}' }],
   ['PATCH /realm/filters/{filter_id:int}', { pattern: '#(?P<id>[0-9]+)', url_template: 'https://example.com/{id}' }],
   ['DELETE /users/me/profile_data', { data: '[1]' }],
+  ['PATCH /default_stream_groups/{group_id:int}', { new_description: 'sample' }],
   ['POST /users/me/apns_device_token', { token: 'a1b2c3d4', appid: 'org.zulip.Zulip' }],
 ]);
 

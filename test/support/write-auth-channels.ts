@@ -103,6 +103,32 @@ export const CHANNEL_RULES: readonly WriteRule[] = [
     refused: [refuse(below('administrator'), 'a default channel', MUST_BE_ADMIN)],
   },
   {
+    route: 'POST /default_stream_groups/create',
+    targets: { 'the organization': () => ({ path: '/default_stream_groups/create', params: { group_name: 'taken over', description: '', stream_names: ['Denmark'] } }) },
+    refused: [refuse(below('administrator'), 'the organization', MUST_BE_ADMIN)],
+  },
+  {
+    route: 'PATCH /default_stream_groups/{group_id:int}',
+    targets: { 'a default channel group': (sc) => ({ path: `/default_stream_groups/${sc.streamGroup}`, params: { new_description: 'taken over' } }) },
+    refused: [refuse(below('administrator'), 'a default channel group', MUST_BE_ADMIN)],
+  },
+  {
+    route: 'DELETE /default_stream_groups/{group_id:int}',
+    targets: { 'a default channel group': (sc) => ({ path: `/default_stream_groups/${sc.streamGroup}` }) },
+    refused: [refuse(below('administrator'), 'a default channel group', MUST_BE_ADMIN)],
+  },
+  {
+    route: 'PATCH /default_stream_groups/{group_id:int}/streams',
+    targets: {
+      'a default channel group': (sc) => ({ path: `/default_stream_groups/${sc.streamGroup}/streams`, params: { op: 'add', stream_names: ['Denmark'] } }),
+      'a private channel': (sc) => ({ path: `/default_stream_groups/${sc.streamGroup}/streams`, params: { op: 'add', stream_names: ['secret'] } }),
+    },
+    refused: [
+      ...refuseOn(below('administrator'), ['a default channel group', 'a private channel'], MUST_BE_ADMIN),
+      refuse(['owner', 'administrator'], 'a private channel', bad("Invalid channel name 'secret'")),
+    ],
+  },
+  {
     route: 'POST /streams/{stream_id:int}/delete_topic',
     targets: {
       "another user's topic": (sc) => ({ path: `/streams/${sc.s.streamId('Verona')}/delete_topic`, params: { topic_name: 'his topic' } }),

@@ -45,6 +45,8 @@ export interface Scene {
   readonly directMessage: number;
   /** A default channel. */
   readonly defaultChannel: number;
+  /** A default channel group holding Rome. */
+  readonly streamGroup: number;
   readonly group: number;
   readonly deactivatedGroup: number;
   /** role:members. */
@@ -123,6 +125,8 @@ export async function buildScene(): Promise<Scene> {
   await uploadAs(othello, 'his.png', PNG, '/realm/emoji/his_emoji', 'image/png');
   const linkifier = [...s.world.linkifiers.keys()][0] as number;
   const playground = (await ok(iago.post('/realm/playgrounds', { name: 'Python', pygments_language: 'Python', url_template: 'https://python.example/?code={code}' }), 'playground')).id as number;
+  await ok(iago.post('/default_stream_groups/create', { group_name: 'newcomers', description: '', stream_names: ['Rome'] }), 'default channel group');
+  const streamGroup = [...s.world.defaultStreamGroups.keys()][0] as number;
   const profileField = (s.world.customProfileFields[0] as { id: number }).id;
   const lockedField = (s.world.customProfileFields[1] as { id: number }).id;
   await ok(iago.patch(`/realm/profile_fields/${lockedField}`, { editable_by_user: false }), 'lock a profile field');
@@ -142,6 +146,7 @@ export async function buildScene(): Promise<Scene> {
     secretMessage,
     directMessage,
     defaultChannel: [...s.world.defaultStreamIds][0] as number,
+    streamGroup,
     group,
     deactivatedGroup: retired,
     systemGroup: s.world.systemGroupId('role:members'),

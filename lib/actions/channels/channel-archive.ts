@@ -19,6 +19,7 @@ import type { World } from '../../state/world.js';
 import { metadataAudience, postChannelNotice, sendStreamUpdate } from './channel-update-events.js';
 import { archivedText, unarchivedText } from './channel-update-notices.js';
 import { sendDefaultStreamsEvent } from './channel-creation.js';
+import { removeArchivedChannelFromGroups } from './default-stream-groups.js';
 import { streamDeleteEvent } from './subscription-events.js';
 
 const REALM_CHANNEL_SETTINGS = [
@@ -40,9 +41,10 @@ function unsetRealmChannels(world: World, stream: Stream): void {
   world.events.send({ type: 'realm', op: 'update_dict', property: 'default', data }, activeUsersAudience(world, { includeGuests: true }));
 }
 
+/** Out of the default channels, then out of every default channel group (each with its event). */
 function removeFromDefaults(world: World, stream: Stream): void {
-  if (!world.defaultStreamIds.delete(stream.id)) return;
-  sendDefaultStreamsEvent(world);
+  if (world.defaultStreamIds.delete(stream.id)) sendDefaultStreamsEvent(world);
+  removeArchivedChannelFromGroups(world, stream);
 }
 
 /** The name an archived channel took before level 315. */

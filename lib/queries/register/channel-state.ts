@@ -11,6 +11,7 @@ import { compareCodePoints } from '../../input/strings.js';
 import type { World } from '../../state/world.js';
 import { listChannels } from '../channels/channel-list.js';
 import { channelToApi } from '../channels/channels.js';
+import { defaultStreamGroupsToApi } from '../channels/default-stream-groups.js';
 import type { RegisterOptions } from './state-fields.js';
 
 /**
@@ -56,5 +57,7 @@ export function defaultStreamsState(world: World, user: User): Record<string, un
   return { realm_default_streams: streams.sort((a, b) => compareCodePoints(a.name, b.name)).map((s) => channelToApi(world, s)) };
 }
 
-/** Default channel groups cannot be created here (the endpoints are not served), so there are none. */
-export const defaultStreamGroupsState = (): Record<string, unknown> => ({ realm_default_stream_groups: [] });
+/** `realm_default_stream_groups`: every group by name; none for guests, as for default channels. */
+export function defaultStreamGroupsState(world: World, user: User): Record<string, unknown> {
+  return { realm_default_stream_groups: isGuest(user) ? [] : defaultStreamGroupsToApi(world) };
+}

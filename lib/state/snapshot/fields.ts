@@ -9,6 +9,7 @@ import { SYSTEM_GROUP_NAMES } from '../../entities/group.js';
 import type { EmailInvite, MultiuseInvite } from '../../entities/invite.js';
 import type { Draft, LegacyPushToken, NavigationView, Presence, PushRegistration, SavedSnippet, UserStatus, UserTopic } from '../../entities/personal.js';
 import type { RealmExport } from '../../entities/realm-export.js';
+import type { DefaultStreamGroup } from '../../entities/stream.js';
 import type { Attachment, CustomProfileField, Linkifier, RealmEmoji, RealmPlayground, Reminder } from '../../entities/realm-records.js';
 import type { ScheduledMessage } from '../../entities/scheduled-message.js';
 import { ROLES } from '../../entities/user.js';
@@ -146,6 +147,8 @@ const realmExport = entity<RealmExport>('export', {
   deletedAt: nullable(time),
 });
 
+const defaultStreamGroup = entity<DefaultStreamGroup>('default channel group', { id: integer, name: string, description: string, streamIds: set(streamRef) });
+
 const email = entity<OutgoingEmail>('email', { template: string, toUserIds: array(userRef), to: array(string), subject: string, context: record(string), sentAt: time });
 
 /** Every World field a snapshot holds, by name. `realm` is required; a missing other field is empty. */
@@ -158,6 +161,7 @@ export const WORLD_FIELDS: ReadonlyMap<string, Schema> = new Map<string, Schema>
   ['streams', table('stream', stream)],
   ['subscriptionsByStream', map(streamRef, perUser(subscription, 'userId'))],
   ['defaultStreamIds', set(streamRef)],
+  ['defaultStreamGroups', table('defaultStreamGroup', defaultStreamGroup)],
   ['messages', table('message', message)],
   ['drafts', table('draft', draft)],
   ['userTopics', perUser(map(string, userTopic))],

@@ -191,3 +191,7 @@ defineReducer('stream', (state, event) => {
 defineReducer('default_streams', (state, event) => {
   if ('realm_default_streams' in state) state.realm_default_streams = event.default_streams;
 });
+
+defineReducer('default_stream_groups', (state, event) => {
+  if ('realm_default_stream_groups' in state) state.realm_default_stream_groups = event.default_stream_groups;
+});
