@@ -128,7 +128,7 @@ t.test('group settings: {new, old} from level 320, an old value that differs is 
   t.equal((await old.as(IAGO).patch(`/streams/${s.streamId('Denmark')}`, { can_remove_subscribers_group: JSON.stringify(members) })).status, 200, 'a bare ID before 320');
 });
 
-t.test('folder_id: no folders exist, so any ID is invalid; an error changes nothing', async (t) => {
+t.test('folder_id: an unknown folder ID is invalid; an error changes nothing', async (t) => {
   const s = testServer();
   t.same(errorOf(await patch(s, IAGO, 'Denmark', { folder_id: 5, description: 'changed?' })), bad('Invalid channel folder ID'));
   t.equal(channel(s, 'Denmark').description, 'A Scandinavian country');

@@ -252,7 +252,7 @@ t.test('stream_post_policy and is_announcement_only set who may post before leve
   t.same(reply.body.ignored_parameters_unsupported, ['is_announcement_only', 'stream_post_policy']);
 });
 
-t.test('folder_id names no folder here (level 389)', async (t) => {
+t.test('an unknown folder_id is refused (level 389)', async (t) => {
   const s = testServer();
   t.same(errorOf(await create(s, HAMLET, 'x', { folder_id: 1 })), bad('Invalid channel folder ID'));
   t.same((await create(testServer({ featureLevel: 388 }), HAMLET, 'x', { folder_id: 1 })).body.ignored_parameters_unsupported, ['folder_id']);

@@ -109,10 +109,13 @@ import { rules as profileData } from './realm/profile-data.js';
 import { rules as realmEmoji } from './realm/realm-emoji.js';
 import { rules as playgrounds } from './realm/playgrounds.js';
 import { rules as defaultStreamGroups } from './channels/default-stream-groups.js';
+import { rules as channelFolders } from './channels/channel-folders.js';
 import { rules as invites } from './realm/invites.js';
 import { rules as invitesRoles } from './realm/invites-roles.js';
 import { rules as userGroupUpdate } from './groups/user-group-update.js';
 import { rules as userGroupUpdateSettings } from './groups/user-group-update-settings.js';
+import { rules as userGroupReactivation } from './groups/user-group-reactivation.js';
+import { rules as channelEmailSender } from './channels/channel-email-sender.js';
 import { rules as realmSettings } from './realm/realm-settings.js';
 import { rules as exports } from './realm/exports.js';
 import { rules as eventConvergence } from './register/event-convergence.js';
@@ -222,10 +225,13 @@ const RULE_FILES: ReadonlyArray<readonly Rule[]> = [
   realmEmoji,
   playgrounds,
   defaultStreamGroups,
+  channelFolders,
   invites,
   invitesRoles,
   userGroupUpdate,
   userGroupUpdateSettings,
+  userGroupReactivation,
+  channelEmailSender,
   realmSettings,
   exports,
   eventConvergence,

@@ -78,6 +78,22 @@ export function newSubscription(userId: number, streamId: number, color: string)
   };
 }
 
+/**
+ * A realm's channel folder (level 389). Folders are never deleted, only archived; `order` places
+ * them in `GET /channel_folders` from level 414 (a new folder's order is its ID, as on the real server).
+ */
+export interface ChannelFolder {
+  readonly id: number;
+  name: string;
+  description: string;
+  renderedDescription: string;
+  readonly creatorId: number | null;
+  /** Milliseconds since the epoch. */
+  readonly dateCreated: number;
+  isArchived: boolean;
+  order: number;
+}
+
 /** The palette new subscriptions take their colour from. */
 export const SUBSCRIPTION_COLORS = [
   '#76ce90', '#fae589', '#a6c7e5', '#e79ab5', '#bfd56f', '#f4ae55', '#b0a5fd', '#addfe5', '#f5ce6e', '#c2726a',

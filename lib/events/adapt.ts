@@ -30,6 +30,8 @@ function accepts(world: World, options: QueueOptions, event: ChatEvent): boolean
   if (event.type === 'realm_linkifiers') return capabilities.linkifierUrlTemplate || !world.has(FEATURES.LINKIFIER_URL_TEMPLATE);
   if (event.type === 'user_group') {
     if (event.op === 'remove') return !capabilities.includeDeactivatedGroups;
+    // A reactivated group comes back as an add for the clients that had dropped it.
+    if (event.op === 'add' && event.for_reactivation === true) return !capabilities.includeDeactivatedGroups;
     const data = event.data;
     if (event.op === 'update' && typeof data === 'object' && data !== null && 'deactivated' in data) {
       return capabilities.includeDeactivatedGroups;
@@ -104,6 +106,10 @@ export function eventsForQueue(world: World, options: QueueOptions, event: ChatE
       return inaccessible === true && capabilities.userListIncomplete ? [] : [rest as ChatEvent];
     }
     case 'user_group': {
+      if (event.op === 'add' && 'for_reactivation' in event) {
+        const { for_reactivation: _reactivation, ...added } = event;
+        return [added as ChatEvent];
+      }
       if (event.op !== 'update' || !('deactivated' in event)) return [event];
       const { deactivated, ...rest } = event;
       return deactivated === true && !capabilities.includeDeactivatedGroups ? [] : [rest as ChatEvent];

@@ -21,7 +21,7 @@ import type { Realm } from '../entities/realm.js';
 import type { RealmExport } from '../entities/realm-export.js';
 import type { Attachment, CustomProfileField, Linkifier, RealmEmoji, RealmPlayground, Reminder } from '../entities/realm-records.js';
 import type { ScheduledMessage } from '../entities/scheduled-message.js';
-import type { DefaultStreamGroup, Stream, Subscription } from '../entities/stream.js';
+import type { ChannelFolder, DefaultStreamGroup, Stream, Subscription } from '../entities/stream.js';
 import type { SettingValue, User } from '../entities/user.js';
 import { DeliveryPipeline } from './delivery-delay.js';
 import { EventHub } from './event-hub.js';
@@ -48,6 +48,7 @@ export type IdKind =
   | 'realmExport'
   | 'savedSnippet'
   | 'defaultStreamGroup'
+  | 'channelFolder'
   | 'scheduledMessage';
 
 /** Hands out increasing IDs per kind, starting above whatever the fixture used. */
@@ -161,6 +162,7 @@ export class World {
   readonly navigationViews = new Map<number, NavigationView[]>();
   readonly pushRegistrations: PushRegistration[] = [];
   readonly linkifiers = new Map<number, Linkifier>();
+  readonly channelFolders = new Map<number, ChannelFolder>();
   readonly reminders = new Map<number, Reminder>();
   /** Messages to send later (`POST /scheduled_messages`), delivered ones kept as the real server keeps them. */
   readonly scheduledMessages = new Map<number, ScheduledMessage>();

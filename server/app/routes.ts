@@ -12,6 +12,7 @@ import { routes as events } from '../endpoints/register/events.js';
 import { routes as realm } from '../endpoints/realm/realm.js';
 import { routes as realmEmoji } from '../endpoints/realm/realm-emoji.js';
 import { routes as profileFields } from '../endpoints/realm/profile-fields.js';
+import { routes as channelFolders } from '../endpoints/channels/channel-folders.js';
 import { routes as playgrounds } from '../endpoints/realm/playgrounds.js';
 import { routes as invites } from '../endpoints/realm/invites.js';
 import { routes as exports } from '../endpoints/realm/exports.js';
@@ -62,6 +63,7 @@ export const ROUTES: readonly RouteDef[] = [
   ...realm,
   ...realmEmoji,
   ...profileFields,
+  ...channelFolders,
   ...playgrounds,
   ...invites,
   ...exports,

@@ -26,9 +26,9 @@ export const CALLER = 'desdemona@zulip.com';
 
 /**
  * What the samples need beyond the development realm: a draft of the caller's (ID 3, after the
- * realm's two), a scheduled message of the caller's (ID 1), a default channel group (ID 1) and no
- * time limit on editing content, so that the edit of message 5 (the caller's, sent months before the
- * test clock) reaches its content.
+ * realm's two), a scheduled message of the caller's (ID 1), a default channel group (ID 1), channel
+ * folder 1 and no time limit on editing content, so that the edit of message 5 (the caller's, sent
+ * months before the test clock) reaches its content.
  */
 export async function prepareRealm(caller: Client): Promise<void> {
   const steps: Array<[string, string, Record<string, string>]> = [
@@ -36,6 +36,7 @@ export async function prepareRealm(caller: Client): Promise<void> {
     ['POST', '/drafts', { drafts: '[{"type":"stream","to":[3],"topic":"t","content":"c"}]' }],
     ['POST', '/scheduled_messages', { type: 'stream', to: '3', topic: 't', content: 'c', scheduled_delivery_timestamp: '2000000000' }],
     ['POST', '/default_stream_groups/create', { group_name: 'prepared', description: '', stream_names: '["Denmark"]' }],
+    ['POST', '/channel_folders/create', { name: 'Sample folder', description: '' }],
   ];
   for (const [method, path, params] of steps) {
     const reply = await caller.call(method, path, params);
@@ -49,6 +50,7 @@ const PATH_SAMPLES: ReadonlyMap<string, string> = new Map([
   ['export_id', '1'], ['draft_id', '3'], ['user_group_id', '17'], ['filter_id', '1'], ['reminder_id', '1'], ['scheduled_message_id', '1'], ['attachment_id', '1'],
   ['bot_id', '16'], ['muted_user_id', '12'], ['saved_snippet_id', '1'], ['emoji_name', 'green_tick'], ['fragment', 'narrow/is/alerted'],
   ['group_id', '1'], ['user_id_or_email', '10'], ['email', 'hamlet@zulip.com'], ['realm_id_str', '2'], ['filename', 'a/b.txt'],
+  ['channel_folder_id', '1'],
 ]);
 
 /** Valid values of form parameters, by name, for the required parameters besides the one tried. */

@@ -4,9 +4,9 @@
  * (`require_non_guest_user`), channel settings and archiving are for channel administrators (realm
  * administrators here), removing others' subscriptions is `can_remove_subscribers_group`
  * (administrators), a private channel is "Invalid channel ID" to those without access, default
- * channels are administrators'.
+ * channels and channel folders are administrators'.
  */
-import { ALL, below, bad, INSUFFICIENT, MUST_BE_ADMIN, MUST_BE_OWNER, NOT_FOR_GUESTS, refuse, refuseOn, type WriteRule } from './write-auth.js';
+import { ALL, below, bad, INSUFFICIENT, MUST_BE_ADMIN, MUST_BE_OWNER, NOT_FOR_GUESTS, refuse, refuseOn, type Target, type WriteRule } from './write-auth.js';
 
 const NOT_FOUND = bad('Invalid channel ID');
 const CANNOT_ADMINISTER = bad('You do not have permission to administer this channel.');
@@ -141,4 +141,10 @@ export const CHANNEL_RULES: readonly WriteRule[] = [
       refuse(['owner', 'administrator'], 'a private channel', NOT_FOUND),
     ],
   },
+  // zerver/views/channel_folders.py: every write is `require_realm_admin`.
+  ...([
+    ['POST /channel_folders/create', () => ({ path: '/channel_folders/create', params: { name: 'Taken over', description: '' } })],
+    ['PATCH /channel_folders', (sc) => ({ path: '/channel_folders', params: { order: [...sc.s.world.channelFolders.keys()].reverse() } })],
+    ['PATCH /channel_folders/{channel_folder_id:int}', (sc) => ({ path: `/channel_folders/${sc.channelFolder}`, params: { name: 'Renamed' } })],
+  ] satisfies Array<[string, Target]>).map(([route, target]): WriteRule => ({ route, targets: { 'the organization': target }, refused: [refuse(below('administrator'), 'the organization', MUST_BE_ADMIN)] })),
 ];

@@ -66,6 +66,7 @@ export interface Scene {
   readonly linkifier: number;
   readonly playground: number;
   readonly profileField: number;
+  readonly channelFolder: number;
   /** A custom profile field administrators made not editable by users. */
   readonly lockedField: number;
 }
@@ -128,6 +129,7 @@ export async function buildScene(): Promise<Scene> {
   await ok(iago.post('/default_stream_groups/create', { group_name: 'newcomers', description: '', stream_names: ['Rome'] }), 'default channel group');
   const streamGroup = [...s.world.defaultStreamGroups.keys()][0] as number;
   const profileField = (s.world.customProfileFields[0] as { id: number }).id;
+  const channelFolder = (await ok(iago.post('/channel_folders/create', { name: 'Folder', description: '' }), 'channel folder')).channel_folder_id as number;
   const lockedField = (s.world.customProfileFields[1] as { id: number }).id;
   await ok(iago.patch(`/realm/profile_fields/${lockedField}`, { editable_by_user: false }), 'lock a profile field');
   const deactivated = s.id('prospero@zulip.com');
@@ -164,6 +166,7 @@ export async function buildScene(): Promise<Scene> {
     linkifier,
     playground,
     profileField,
+    channelFolder,
     lockedField,
   };
 }

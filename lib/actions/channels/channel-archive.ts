@@ -19,7 +19,7 @@ import type { World } from '../../state/world.js';
 import { metadataAudience, postChannelNotice, sendStreamUpdate } from './channel-update-events.js';
 import { archivedText, unarchivedText } from './channel-update-notices.js';
 import { sendDefaultStreamsEvent } from './channel-creation.js';
-import { removeArchivedChannelFromGroups } from './default-stream-groups.js';
+import { removeArchivedChannelFromGroups } from './defaults/default-stream-groups.js';
 import { streamDeleteEvent } from './subscription-events.js';
 
 const REALM_CHANNEL_SETTINGS = [

@@ -25,6 +25,8 @@ export interface NewChannelSettings {
   /** Null is the realm default; -1 is unlimited. */
   readonly messageRetentionDays: number | null;
   readonly topicsPolicy: TopicsPolicy | undefined;
+  /** A checked folder ID, or null (absent: no folder). */
+  readonly folderId?: number | null;
   /** Validated group settings overriding the defaults of `defaultChannelSettings`. */
   readonly settings: ReadonlyMap<ChannelPermissionSetting, GroupSetting>;
 }
@@ -86,7 +88,7 @@ export function buildChannel(world: World, creator: User, name: string, descript
     dateCreated: world.now(),
     isArchived: false,
     topicsPolicy: options.topicsPolicy ?? 'inherit',
-    folderId: null,
+    folderId: options.folderId ?? null,
     firstMessageId: null,
     settings,
   };

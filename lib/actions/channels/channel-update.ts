@@ -9,6 +9,7 @@ import type { ChannelPermissionSetting, Stream, TopicsPolicy } from '../../entit
 import type { User } from '../../entities/user.js';
 import { FEATURES } from '../../features.js';
 import { hasChannelContentAccess } from '../../queries/channels/channel-access.js';
+import { channelFolderById } from '../../queries/channels/channel-folders.js';
 import { accessChannelForAdministration } from '../../queries/channels/channel-admin.js';
 import { channelEmailAddress } from '../../queries/channels/channel-email.js';
 import { streamPostPolicy } from '../../queries/channels/channels.js';
@@ -29,7 +30,7 @@ import {
 } from './channel-update-checks.js';
 import { metadataAudience, postChannelNotice, privateMetadataUserIds, sendGroupSettingEvents, sendPermissionEvents, sendStreamUpdate } from './channel-update-events.js';
 import { descriptionText, renameText, retentionText, topicsPolicyText } from './channel-update-notices.js';
-import { setDefaultChannel } from './default-streams.js';
+import { setDefaultChannel } from './defaults/default-streams.js';
 import { streamDeleteEvent } from './subscription-events.js';
 
 export interface ChannelUpdateInput {
@@ -90,8 +91,8 @@ export function updateChannel(world: World, actor: User, streamId: number, input
   // Newlines are not allowed in channel descriptions.
   const description = input.description?.replace(/\n/g, ' ');
   const newName = checkRename(world, stream, input.newName);
-  // No channel folders exist in this world.
-  if (input.folderId !== undefined && input.folderId !== null) throw badRequest('Invalid channel folder ID');
+  // Archived folders are accepted too, as on the real server.
+  if (input.folderId !== undefined && input.folderId !== null) channelFolderById(world, input.folderId);
   const settings = checkGroupSettingChanges(world, actor, stream, input.groupSettings);
 
   if (permission) {
@@ -112,9 +113,9 @@ export function updateChannel(world: World, actor: User, streamId: number, input
   }
   if (description !== undefined) changeDescription(world, actor, stream, description);
   if (newName !== undefined) rename(world, actor, stream, newName);
-  if (input.folderId === null) {
-    stream.folderId = null;
-    sendStreamUpdate(world, stream, 'folder_id', null, metadataAudience(world, stream));
+  if (input.folderId !== undefined) {
+    stream.folderId = input.folderId;
+    sendStreamUpdate(world, stream, 'folder_id', input.folderId, metadataAudience(world, stream));
   }
   if (input.legacyPostPolicy !== undefined) changePostPolicy(world, actor, stream, input.legacyPostPolicy);
   for (const [setting, value] of settings) {

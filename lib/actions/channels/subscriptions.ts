@@ -13,6 +13,7 @@ import { isAdministrator, type User } from '../../entities/user.js';
 import { FEATURES } from '../../features.js';
 import { type GroupSettingInput, resolveGroupSetting } from '../../input/group-setting-input.js';
 import { hasChannelContentAccess } from '../../queries/channels/channel-access.js';
+import { channelFolderById } from '../../queries/channels/channel-folders.js';
 import { channelSettingApiName } from '../../queries/channels/channels.js';
 import { hasGroupSetting } from '../../queries/groups/groups.js';
 import { type Principal, resolvePrincipals } from '../../queries/users/principals.js';
@@ -110,8 +111,7 @@ interface Plan {
 
 /** Steps 5-7 of reference 2.2: folder, per-entry checks, names, existing vs missing, creation rights. */
 function plan(world: World, actor: User, input: SubscribeInput, settings: Map<ChannelPermissionSetting, GroupSetting>): Plan {
-  // No channel folders exist in this world, so every folder ID is unknown.
-  if (input.folderId !== undefined) throw badRequest('Invalid channel folder ID');
+  if (input.folderId !== undefined) channelFolderById(world, input.folderId);
   let messageRetentionDays: number | null = null;
   for (const _ of input.subscriptions) {
     messageRetentionDays = parseRetentionDays(world, input.messageRetentionDays);
@@ -140,6 +140,7 @@ function plan(world: World, actor: User, input: SubscribeInput, settings: Map<Ch
     historyPublicToSubscribers: input.historyPublicToSubscribers,
     messageRetentionDays,
     topicsPolicy: input.topicsPolicy,
+    folderId: input.folderId ?? null,
     settings,
   };
   for (const _ of missing.values()) checkChannelCreation(world, actor, newSettings);

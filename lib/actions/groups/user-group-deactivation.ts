@@ -7,7 +7,8 @@ import { ApiError, badRequest, insufficientPermission } from '../../errors.js';
 import type { GroupSetting, UserGroup } from '../../entities/group.js';
 import type { User } from '../../entities/user.js';
 import { FEATURES } from '../../features.js';
-import { realmAudience  } from '../../queries/users/access.js';
+import { toApiUserGroup } from '../../queries/groups/user-groups.js';
+import { realmAudience } from '../../queries/users/access.js';
 import { canManageGroup } from '../../queries/groups/user-group-permissions.js';
 import type { World } from '../../state/world.js';
 
@@ -71,4 +72,18 @@ export function deactivateUserGroup(world: World, actor: User, groupId: number):
   const everyone = realmAudience(world);
   world.events.send({ type: 'user_group', op: 'update', group_id: group.id, data: { deactivated: true } }, everyone);
   world.events.send({ type: 'user_group', op: 'remove', group_id: group.id }, everyone);
+}
+
+/**
+ * Reactivates a group (`PATCH /user_groups/{id}` with `deactivated=false`, level 386; the real
+ * server's `do_reactivate_user_group`): `user_group/update` with `data: {deactivated: false}` for
+ * clients that keep deactivated groups, then the group as a `user_group/add` for the others, which
+ * had dropped it. The add lists every direct member, as the real server's does.
+ */
+export function reactivateUserGroup(world: World, group: UserGroup): void {
+  group.deactivated = false;
+  const everyone = realmAudience(world);
+  world.events.send({ type: 'user_group', op: 'update', group_id: group.id, data: { deactivated: false } }, everyone);
+  const members = [...group.members].sort((a, b) => a - b);
+  world.events.send({ type: 'user_group', op: 'add', group: { ...toApiUserGroup(world, group), members }, for_reactivation: true }, everyone);
 }

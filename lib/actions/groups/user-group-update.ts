@@ -1,6 +1,7 @@
 /**
- * `PATCH /user_groups/{user_group_id}` (the real server's `edit_user_group`): name, description
- * and the group's permission settings. Only those who may manage the group may change it; system
+ * `PATCH /user_groups/{user_group_id}` (the real server's `edit_user_group`): name, description,
+ * reactivation (`deactivated=false`, level 386) and the group's permission settings. Deactivated
+ * groups can be edited from level 340. Only those who may manage the group may change it; system
  * groups never. Everything is checked first; then each change sends a `user_group` `update`
  * event with the changed field to every active user.
  */
@@ -15,6 +16,7 @@ import { groupSettingToApi } from '../../queries/groups/groups.js';
 import { accessUserGroupForUpdate } from '../../queries/groups/user-group-permissions.js';
 import { hasGroupSettingField } from '../../queries/groups/user-groups.js';
 import type { World } from '../../state/world.js';
+import { reactivateUserGroup } from './user-group-deactivation.js';
 import { checkUserGroupName } from './user-groups.js';
 
 /** A setting change: the new value and, optionally, the value the client believes is current. */
@@ -26,6 +28,8 @@ export interface GroupSettingChange {
 export interface UserGroupUpdate {
   readonly name?: string;
   readonly description?: string;
+  /** Only `false` acts (reactivation); `true` is accepted and does nothing, as on the real server. */
+  readonly deactivated?: boolean;
   readonly settings: ReadonlyMap<GroupPermissionSetting, GroupSettingChange>;
 }
 
@@ -45,8 +49,9 @@ function planSetting(world: World, group: UserGroup, name: GroupPermissionSettin
 }
 
 export function updateUserGroup(world: World, actor: User, groupId: number, update: UserGroupUpdate): void {
-  if (update.name === undefined && update.description === undefined && update.settings.size === 0) throw badRequest('No new data supplied');
-  const group = accessUserGroupForUpdate(world, actor, groupId, []);
+  const nothing = update.name === undefined && update.description === undefined && update.deactivated === undefined;
+  if (nothing && update.settings.size === 0) throw badRequest('No new data supplied');
+  const group = accessUserGroupForUpdate(world, actor, groupId, [], world.has(FEATURES.DEACTIVATED_GROUP_EDITABLE));
   const name = update.name !== undefined && update.name !== group.name ? update.name : undefined;
   if (name !== undefined) {
     checkUserGroupName(name);
@@ -66,12 +71,14 @@ export function updateUserGroup(world: World, actor: User, groupId: number, upda
   const announce = (data: Record<string, unknown>): void => world.events.send({ type: 'user_group', op: 'update', group_id: group.id, data }, everyone);
   if (name !== undefined) {
     group.name = name;
-    announce({ name });
+    // The group's state rides along so clients without deactivated groups miss a deactivated group's rename.
+    world.events.send({ type: 'user_group', op: 'update', group_id: group.id, data: { name }, deactivated: group.deactivated }, everyone);
   }
   if (description !== undefined) {
     group.description = description;
     announce({ description });
   }
+  if (update.deactivated === false && group.deactivated) reactivateUserGroup(world, group);
   for (const [setting, value] of settings) {
     group.settings.set(setting, value);
     // Levels 191-197 named the mention setting `can_mention_group_id`.

@@ -54,13 +54,19 @@ function legacyCanEdit(user: User, group: UserGroup): boolean {
 
 /**
  * The target of a modification: `Invalid user group` when unknown; `User group is deactivated.`
- * before level 391; `Insufficient permission` for system groups and for users who neither
- * manage the group nor hold the setting of one of `operations`.
+ * before level 391 (unless `allowDeactivated`); `Insufficient permission` for system groups and for
+ * users who neither manage the group nor hold the setting of one of `operations`.
  */
-export function accessUserGroupForUpdate(world: World, user: User, groupId: number, operations: readonly GroupOperation[]): UserGroup {
+export function accessUserGroupForUpdate(
+  world: World,
+  user: User,
+  groupId: number,
+  operations: readonly GroupOperation[],
+  allowDeactivated = world.has(FEATURES.DEACTIVATED_GROUP_SUBGROUPS),
+): UserGroup {
   const group = world.groups.get(groupId);
   if (!group) throw badRequest('Invalid user group');
-  if (group.deactivated && !world.has(FEATURES.DEACTIVATED_GROUP_SUBGROUPS)) throw badRequest('User group is deactivated.');
+  if (group.deactivated && !allowDeactivated) throw badRequest('User group is deactivated.');
   if (group.isSystemGroup) throw insufficientPermission();
   if (!world.has(FEATURES.CAN_MANAGE_GROUP)) {
     if (legacyCanEdit(user, group)) return group;

@@ -29,6 +29,7 @@ import { scheduledMessagesState } from '../messages/scheduled-messages.js';
 import { legacyDisplaySettingsState, legacyNotificationSettingsState, realmUserSettingsDefaultsState, userSettingsState } from './settings-state.js';
 import type { RegisterOptions, StateFunction } from './state-fields.js';
 import { subscriptionsState } from '../channels/subscriptions.js';
+import { listChannelFolders } from '../channels/channel-folders.js';
 import { starredMessageIds, unreadMessagesState } from '../messages/unread.js';
 import { userGroupsState } from '../groups/user-groups.js';
 import { userStatusState } from '../users/user-status.js';
@@ -121,6 +122,7 @@ export const STATE_FUNCTIONS: ReadonlyMap<string, StateFunction> = new Map<strin
       world.has(FEATURES.USER_TOPICS_STATE) ? { user_topics: userTopicsState(world, user).map((t) => ({ ...t, topic_name: topicShown(t.topic_name, o) })) } : {},
   ],
   ['user_status', (world, user) => ({ user_status: userStatusState(world, user) })],
+  ['channel_folders', (world) => (world.has(FEATURES.CHANNEL_FOLDERS) ? { channel_folders: listChannelFolders(world, true) } : {})],
   ['navigation_views', (world, user) => (world.has(FEATURES.NAVIGATION_VIEWS) ? { navigation_views: navigationViewsState(world, user) } : {})],
   ['scheduled_messages', (world, user) => (world.has(FEATURES.SCHEDULED_MESSAGES_STATE) ? { scheduled_messages: scheduledMessagesState(world, user) } : {})],
   ['reminders', (world, user) => (world.has(FEATURES.LIST_DELETE_REMINDERS) ? { reminders: remindersState(world, user) } : {})],

@@ -94,7 +94,7 @@ export const stream = entity<Stream>('channel', {
   dateCreated: time,
   isArchived: boolean,
   topicsPolicy: literal(...TOPICS_POLICIES),
-  folderId: nullable(integer),
+  folderId: nullable(ref('channelFolder')),
   // Kept true by deletions, but a moved first message leaves it naming a message elsewhere.
   firstMessageId: nullable(pastRef('message')),
   settings: map(literal(...CHANNEL_PERMISSION_SETTINGS), groupSetting),

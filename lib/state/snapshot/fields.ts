@@ -12,6 +12,7 @@ import type { RealmExport } from '../../entities/realm-export.js';
 import type { DefaultStreamGroup } from '../../entities/stream.js';
 import type { Attachment, CustomProfileField, Linkifier, RealmEmoji, RealmPlayground, Reminder } from '../../entities/realm-records.js';
 import type { ScheduledMessage } from '../../entities/scheduled-message.js';
+import type { ChannelFolder } from '../../entities/stream.js';
 import { ROLES } from '../../entities/user.js';
 import { group, groupRef, message, realm, recipient, stream, streamRef, subscription, time, user, userRef } from './entities.js';
 import {
@@ -42,6 +43,17 @@ const pushRegistration = entity<PushRegistration>('push registration', {
   encryptedPushRegistration: string,
   status: literal('pending', 'active', 'failed'),
   errorCode: optional(nullable(string)),
+});
+
+const channelFolder = entity<ChannelFolder>('channel folder', {
+  id: integer,
+  name: string,
+  description: string,
+  renderedDescription: string,
+  creatorId: nullable(userRef),
+  dateCreated: time,
+  isArchived: boolean,
+  order: integer,
 });
 
 const linkifier = entity<Linkifier>('linkifier', { id: integer, pattern: string, urlTemplate: string, order: integer });
@@ -171,6 +183,7 @@ export const WORLD_FIELDS: ReadonlyMap<string, Schema> = new Map<string, Schema>
   ['navigationViews', perUser(array(navigationView))],
   ['pushRegistrations', array(pushRegistration)],
   ['linkifiers', table('linkifier', linkifier)],
+  ['channelFolders', table('channelFolder', channelFolder)],
   ['reminders', table('reminder', reminder)],
   ['scheduledMessages', table('scheduledMessage', scheduledMessage)],
   ['attachments', table('attachment', attachment)],

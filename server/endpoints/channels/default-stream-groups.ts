@@ -13,7 +13,7 @@ import {
   describeDefaultStreamGroup,
   removeChannelsFromDefaultStreamGroup,
   renameDefaultStreamGroup,
-} from '../../../lib/actions/channels/default-stream-groups.js';
+} from '../../../lib/actions/channels/defaults/default-stream-groups.js';
 import { MAX_DEFAULT_STREAM_GROUP_DESCRIPTION_LENGTH } from '../../../lib/entities/stream.js';
 import { isAdministrator } from '../../../lib/entities/user.js';
 import { badRequest, mustBeAdministrator } from '../../../lib/errors.js';

@@ -3,7 +3,7 @@
  * `PATCH /users/me/subscriptions/muted_topics`, `GET /users/{user_id}/subscriptions/{stream_id}`
  * and `POST`/`DELETE /default_streams`.
  */
-import { addDefaultChannel, removeDefaultChannel } from '../../../lib/actions/channels/default-streams.js';
+import { addDefaultChannel, removeDefaultChannel } from '../../../lib/actions/channels/defaults/default-streams.js';
 import { legacyMuteTopic } from '../../../lib/actions/personal/legacy-topic-muting.js';
 import { type PropertyChange, updateSubscriptionProperties } from '../../../lib/actions/channels/subscription-properties.js';
 import { isAdministrator } from '../../../lib/entities/user.js';

@@ -13,7 +13,7 @@ import { CHANNEL_PERMISSION_SETTINGS, type ChannelPermissionSetting, TOPICS_POLI
 import { FEATURES } from '../../../lib/features.js';
 import { type GroupSettingInput, groupSettingValue } from '../../../lib/input/group-setting-input.js';
 import { canSeeSubscribers } from '../../../lib/queries/channels/channel-access.js';
-import { channelEmailAddress } from '../../../lib/queries/channels/channel-email.js';
+import { channelEmailAddress, emailAddressSender } from '../../../lib/queries/channels/channel-email.js';
 import { accessChannelById, listChannels } from '../../../lib/queries/channels/channel-list.js';
 import { CHANNEL_SETTING_SINCE, channelToApi, subscriberIds } from '../../../lib/queries/channels/channels.js';
 import { bool, int, literal, nullable, object, optional, required, str as jsonStr, union } from '../../../lib/input/schema.js';
@@ -146,13 +146,15 @@ const getMembers = authed({
   },
 });
 
-/** The channel's incoming-email address; content access needed (level 226). */
+/** The channel's incoming-email address; content access needed (level 226); `sender_id` from level 335. */
 const getEmailAddress = authed({
   since: FEATURES.SUBSCRIPTION_EMAIL_ADDRESS_REMOVED,
-  params: {},
-  run({ world, user, path }) {
+  params: { sender_id: json(int).availableFrom(FEATURES.CHANNEL_EMAIL_SENDER) },
+  run({ world, user, path }, args) {
     const stream = accessChannelById(world, user, streamIdOf(path), { metadata: false });
-    return { email: channelEmailAddress(world, stream, { showSender: true }) };
+    if (!world.has(FEATURES.CHANNEL_EMAIL_SENDER)) return { email: channelEmailAddress(world, stream, { showSender: true }) };
+    const sender = emailAddressSender(world, user, args.sender_id);
+    return { email: channelEmailAddress(world, stream, { showSender: true, owner: { creatorId: user.id, senderId: sender.id } }) };
   },
 });
 

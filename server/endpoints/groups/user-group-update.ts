@@ -37,6 +37,7 @@ const editGroup = authed({
     can_manage_group: change.availableFrom(FEATURES.CAN_MANAGE_GROUP),
     can_mention_group: mentionChange.availableFrom(FEATURES.CAN_MENTION_GROUP_RENAMED),
     can_remove_members_group: change.availableFrom(FEATURES.CAN_REMOVE_MEMBERS_GROUP),
+    deactivated: json(bool).availableFrom(FEATURES.GROUP_REACTIVATION),
     can_mention_group_id: json(int).availableFrom(FEATURES.CAN_MENTION_GROUP_ID).availableBefore(FEATURES.CAN_MENTION_GROUP_RENAMED),
   },
   run({ world, user, path }, args) {
@@ -58,6 +59,7 @@ const editGroup = authed({
     updateUserGroup(world, user, Number(path.get('user_group_id')), {
       ...(args.name === undefined ? {} : { name: args.name }),
       ...(args.description === undefined ? {} : { description: args.description }),
+      ...(args.deactivated === undefined ? {} : { deactivated: args.deactivated }),
       settings,
     });
     return {};

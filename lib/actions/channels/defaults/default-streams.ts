@@ -2,12 +2,12 @@
  * Default channels (new users are subscribed to them): `POST`/`DELETE /default_streams` and
  * `PATCH /streams/{stream_id}` `is_default_stream`, with the `default_streams` event.
  */
-import { badRequest } from '../../errors.js';
-import type { Stream } from '../../entities/stream.js';
-import type { User } from '../../entities/user.js';
-import { accessChannelById } from '../../queries/channels/channel-list.js';
-import type { World } from '../../state/world.js';
-import { addDefaultChannels, sendDefaultStreamsEvent } from './channel-creation.js';
+import { badRequest } from '../../../errors.js';
+import type { Stream } from '../../../entities/stream.js';
+import type { User } from '../../../entities/user.js';
+import { accessChannelById } from '../../../queries/channels/channel-list.js';
+import type { World } from '../../../state/world.js';
+import { addDefaultChannels, sendDefaultStreamsEvent } from '../channel-creation.js';
 
 /** Adds (only when it is not one yet) or removes (always announced) a default channel. */
 export function setDefaultChannel(world: World, stream: Stream, isDefault: boolean): void {

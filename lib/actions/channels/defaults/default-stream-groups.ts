@@ -3,15 +3,15 @@
  * remove channels, delete. Every change sends the whole list in a `default_stream_groups` event to
  * every active non-guest user, as default channels do.
  */
-import { MAX_DEFAULT_STREAM_GROUP_NAME_LENGTH, type DefaultStreamGroup, type Stream } from '../../entities/stream.js';
-import type { User } from '../../entities/user.js';
-import { badRequest } from '../../errors.js';
-import { isPythonSpace, trimWhere } from '../../input/strings.js';
-import { codePointLength } from '../../input/topic-names.js';
-import { activeUsersAudience } from '../../queries/channels/channel-access.js';
-import { defaultStreamGroupById, defaultStreamGroupNamed, defaultStreamGroupsToApi } from '../../queries/channels/default-stream-groups.js';
-import type { World } from '../../state/world.js';
-import { accessStreamByName } from '../users/bot-input.js';
+import { MAX_DEFAULT_STREAM_GROUP_NAME_LENGTH, type DefaultStreamGroup, type Stream } from '../../../entities/stream.js';
+import type { User } from '../../../entities/user.js';
+import { badRequest } from '../../../errors.js';
+import { isPythonSpace, trimWhere } from '../../../input/strings.js';
+import { codePointLength } from '../../../input/topic-names.js';
+import { activeUsersAudience } from '../../../queries/channels/channel-access.js';
+import { defaultStreamGroupById, defaultStreamGroupNamed, defaultStreamGroupsToApi } from '../../../queries/channels/default-stream-groups.js';
+import type { World } from '../../../state/world.js';
+import { accessStreamByName } from '../../users/bot-input.js';
 
 export function sendDefaultStreamGroupsEvent(world: World): void {
   const event = { type: 'default_stream_groups', default_stream_groups: defaultStreamGroupsToApi(world) };
