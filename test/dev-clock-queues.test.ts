@@ -52,6 +52,19 @@ t.test('advancing the clock delivers a due reminder and lets the edit time limit
   t.same([late.status, late.body.msg], [400, 'The time limit for editing this message has passed']);
 });
 
+t.test('advancing the clock hours past a scheduled message sends it, as of its own time', async (t) => {
+  const server = await devServer(t);
+  const inAnHour = Math.floor(server.world.now() / 1000) + 3600;
+  const scheduled = await api(server, HAMLET, 'POST', '/scheduled_messages', { type: 'stream', to: '3', topic: 'later', content: 'sent later', scheduled_delivery_timestamp: String(inAnHour) });
+  t.equal(scheduled.status, 200);
+  await dev(server, 'POST', '/__dev/clock/advance', { seconds: 5 * 3600 });
+  const newest = server.world.messages.get(Math.max(...server.world.messages.ids))!;
+  t.equal(newest.content, 'sent later', 'not refused as more than ten minutes late');
+  // The clock runs on real time between the requests: a few milliseconds, never the five-hour jump.
+  t.ok(newest.sentAt - inAnHour * 1000 < 60_000, `sent at its own time (${newest.sentAt - inAnHour * 1000} ms after it)`);
+  t.same((await api(server, HAMLET, 'GET', '/scheduled_messages')).body.scheduled_messages, [], 'no longer pending');
+});
+
 t.test('an idle event queue expires when the clock passes its lifetime', async (t) => {
   const server = await devServer(t);
   const queueId = await registerQueue(server, HAMLET);

@@ -27,13 +27,14 @@ async function upload(s: TestServer, content: string): Promise<string> {
   return (await s.as(HAMLET).post('/user_uploads', {}, { rawBody })).body.url as string;
 }
 
-/** A world with one of most things: an uploaded file linked from a message, a draft, a reminder, an email. */
+/** A world with one of most things: an uploaded file linked from a message, a draft, a reminder, a scheduled message, an email. */
 async function richWorld(): Promise<{ s: TestServer; messageId: number; attachmentId: number }> {
   const s = testServer();
   const url = await upload(s, 'file bytes');
   const sent = await s.as(HAMLET).post('/messages', { type: 'stream', to: 'Denmark', topic: 'files', content: `[notes](${url})` });
   await s.as(HAMLET).post('/drafts', { drafts: [{ type: 'stream', to: [s.streamId('Denmark')], topic: 'draft', content: 'unsent', timestamp: 1_700_000_000 }] });
   await s.as(HAMLET).post('/reminders', { message_id: sent.body.id, scheduled_delivery_timestamp: Math.floor(s.clock.now() / 1000) + 3600 });
+  await s.as(HAMLET).post('/scheduled_messages', { type: 'direct', to: [s.id('othello@zulip.com')], content: 'later', scheduled_delivery_timestamp: Math.floor(s.clock.now() / 1000) + 3600 });
   await s.as('iago@zulip.com').delete(`/users/${s.id('othello@zulip.com')}`, { deactivation_notification_comment: 'bye' });
   return { s, messageId: sent.body.id as number, attachmentId: [...s.world.attachments.keys()][0] as number };
 }
@@ -62,6 +63,7 @@ t.test('a rich world (uploaded bytes included) saves and restores without a prob
   const restored = restoreWorld(doc);
   t.same([...(restored.attachments.get(attachmentId)?.bytes ?? [])], [...Buffer.from('file bytes')], 'the bytes of the upload survive');
   t.equal(restored.reminders.size, 1);
+  t.same(restored.scheduledMessages.get(1), s.world.scheduledMessages.get(1), 'the scheduled message survives');
   t.equal(restored.outbox.length, s.world.outbox.length);
 });
 
@@ -115,6 +117,11 @@ const BROKEN: readonly Broken[] = [
     what: 'a reminder of a message never created',
     edit: (doc) => setField(entity(doc, 'reminders', 1), 'targetMessageId', 99_999),
     problems: [/^reminders\[1\]\.targetMessageId .*: refers to a never-created message 99999$/],
+  },
+  {
+    what: 'a scheduled message to an unknown user',
+    edit: (doc) => setField(entity(doc, 'scheduledMessages', 1), 'recipient', { $object: [['kind', 'direct'], ['userIds', [10, 4242]]] }),
+    problems: [/^scheduledMessages\[1\]\.recipient\.userIds\[1\] .*: refers to an unknown user 4242$/],
   },
   {
     what: 'a message ID counter behind the newest message',

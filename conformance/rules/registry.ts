@@ -66,6 +66,7 @@ import { rules as push } from './personal/push.js';
 import { rules as reportMessage } from './messages/report-message.js';
 import { rules as linkifiers } from './realm/linkifiers.js';
 import { rules as reminders } from './personal/reminders.js';
+import { rules as scheduledMessages } from './messages/scheduled-messages.js';
 import { rules as attachments } from './personal/attachments.js';
 import { rules as linkifiersChanges } from './realm/linkifiers-changes.js';
 import { rules as attachmentsSharp } from './personal/attachments-sharp.js';
@@ -173,6 +174,7 @@ const RULE_FILES: ReadonlyArray<readonly Rule[]> = [
   presenceReads,
   presenceSharp,
   reminders,
+  scheduledMessages,
   remindersSharp,
   attachments,
   attachmentsSharp,

@@ -20,6 +20,7 @@ import type {
 import type { Realm } from '../entities/realm.js';
 import type { RealmExport } from '../entities/realm-export.js';
 import type { Attachment, CustomProfileField, Linkifier, RealmEmoji, RealmPlayground, Reminder } from '../entities/realm-records.js';
+import type { ScheduledMessage } from '../entities/scheduled-message.js';
 import type { ChannelFolder, DefaultStreamGroup, Stream, Subscription } from '../entities/stream.js';
 import type { SettingValue, User } from '../entities/user.js';
 import { DeliveryPipeline } from './delivery-delay.js';
@@ -47,7 +48,8 @@ export type IdKind =
   | 'realmExport'
   | 'savedSnippet'
   | 'defaultStreamGroup'
-  | 'channelFolder';
+  | 'channelFolder'
+  | 'scheduledMessage';
 
 /** Hands out increasing IDs per kind, starting above whatever the fixture used. */
 export class IdAllocator {
@@ -162,6 +164,8 @@ export class World {
   readonly linkifiers = new Map<number, Linkifier>();
   readonly channelFolders = new Map<number, ChannelFolder>();
   readonly reminders = new Map<number, Reminder>();
+  /** Messages to send later (`POST /scheduled_messages`), delivered ones kept as the real server keeps them. */
+  readonly scheduledMessages = new Map<number, ScheduledMessage>();
   readonly attachments = new Map<number, Attachment>();
   readonly customProfileFields: CustomProfileField[] = [];
   /** Bot user ID to its default channels and services (bots without an entry have none). */

@@ -38,6 +38,7 @@ import { routes as push } from '../endpoints/personal/push.js';
 import { routes as navigationViews } from '../endpoints/personal/navigation-views.js';
 import { routes as linkifiers } from '../endpoints/realm/linkifiers.js';
 import { routes as reminders } from '../endpoints/personal/reminders.js';
+import { routes as scheduledMessages } from '../endpoints/messages/scheduled-messages.js';
 import { routes as attachments } from '../endpoints/personal/attachments.js';
 import { routes as bots } from '../endpoints/users/bots.js';
 import { routes as alertWords } from '../endpoints/personal/alert-words.js';
@@ -88,6 +89,7 @@ export const ROUTES: readonly RouteDef[] = [
   ...navigationViews,
   ...linkifiers,
   ...reminders,
+  ...scheduledMessages,
   ...attachments,
   ...bots,
   ...alertWords,

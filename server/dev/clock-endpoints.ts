@@ -1,10 +1,12 @@
 /**
  * `GET /__dev/clock` reads the world's time; `POST /__dev/clock/advance` moves it forward. The
  * development server runs on a ShiftedClock (real time until advanced), so everything that reads
- * the world's clock follows: reminders fall due (and are delivered at once), edit, move and
+ * the world's clock follows: reminders and scheduled messages fall due (each delivered at its own
+ * time on the way), edit, move and
  * delete time limits pass, presence goes idle, upload tokens and idle event queues expire.
  * Time never goes back: a clock only moves forward.
  */
+import { advanceThroughDueTasks } from '../../lib/actions/scheduler.js';
 import { AdvancingClock, type Clock, ManualClock, ShiftedClock } from '../../lib/state/clock.js';
 import type { DevRoute } from './control.js';
 import { DevRequestError, devSuccess, JsonFields } from './dev-json.js';
@@ -41,7 +43,7 @@ export const clockRoutes: readonly DevRoute[] = [
         if (seconds === undefined) throw new DevRequestError(400, 'seconds is required');
         const { clock } = control.app().world;
         if (!(clock instanceof AdvancingClock)) throw new DevRequestError(400, "this server's clock was given to startServer and cannot be advanced (give a ManualClock)");
-        clock.advance(Math.round(seconds * 1000));
+        advanceThroughDueTasks(control.app().world, clock, Math.round(seconds * 1000));
         return devSuccess(clockJson(clock));
       },
     },

@@ -26,13 +26,15 @@ export const CALLER = 'desdemona@zulip.com';
 
 /**
  * What the samples need beyond the development realm: a draft of the caller's (ID 3, after the
- * realm's two), a default channel group (ID 1), channel folder 1 and no time limit on editing content, so
- * that the edit of message 5 (the caller's, sent months before the test clock) reaches its content.
+ * realm's two), a scheduled message of the caller's (ID 1), a default channel group (ID 1), channel
+ * folder 1 and no time limit on editing content, so that the edit of message 5 (the caller's, sent
+ * months before the test clock) reaches its content.
  */
 export async function prepareRealm(caller: Client): Promise<void> {
   const steps: Array<[string, string, Record<string, string>]> = [
     ['PATCH', '/realm', { message_content_edit_limit_seconds: '"unlimited"' }],
     ['POST', '/drafts', { drafts: '[{"type":"stream","to":[3],"topic":"t","content":"c"}]' }],
+    ['POST', '/scheduled_messages', { type: 'stream', to: '3', topic: 't', content: 'c', scheduled_delivery_timestamp: '2000000000' }],
     ['POST', '/default_stream_groups/create', { group_name: 'prepared', description: '', stream_names: '["Denmark"]' }],
     ['POST', '/channel_folders/create', { name: 'Sample folder', description: '' }],
   ];
@@ -45,7 +47,7 @@ export async function prepareRealm(caller: Client): Promise<void> {
 /** Valid values of path parameters, by name (the development realm's IDs). */
 const PATH_SAMPLES: ReadonlyMap<string, string> = new Map([
   ['stream_id', '3'], ['message_id', '5'], ['user_id', '10'], ['field_id', '1'], ['playground_id', '1'], ['invite_id', '1'],
-  ['export_id', '1'], ['draft_id', '3'], ['user_group_id', '17'], ['filter_id', '1'], ['reminder_id', '1'], ['attachment_id', '1'],
+  ['export_id', '1'], ['draft_id', '3'], ['user_group_id', '17'], ['filter_id', '1'], ['reminder_id', '1'], ['scheduled_message_id', '1'], ['attachment_id', '1'],
   ['bot_id', '16'], ['muted_user_id', '12'], ['saved_snippet_id', '1'], ['emoji_name', 'green_tick'], ['fragment', 'narrow/is/alerted'],
   ['group_id', '1'], ['user_id_or_email', '10'], ['email', 'hamlet@zulip.com'], ['realm_id_str', '2'], ['filename', 'a/b.txt'],
   ['channel_folder_id', '1'],
@@ -88,6 +90,8 @@ const ENDPOINT_SAMPLES: ReadonlyMap<string, Readonly<Record<string, string>>> = 
   ['PATCH /user_groups/{user_group_id:int}', { description: 'sample' }],
   ['GET /messages', { anchor: 'newest', num_before: '1', num_after: '1' }],
   ['POST /messages', { type: 'stream', to: 'Verona', topic: 'lunch', content: 'hello' }],
+  ['POST /scheduled_messages', { type: 'stream', to: '3', topic: 'lunch', content: 'hello' }],
+  ['PATCH /scheduled_messages/{scheduled_message_id:int}', { content: 'edited' }],
   ['PATCH /messages/{message_id:int}', { content: 'edited' }],
   ['POST /realm/filters', { pattern: '#(?P<id>[0-9]+)', url_template: 'https://example.com/{id}' }],
   ['PATCH /realm/filters/{filter_id:int}', { pattern: '#(?P<id>[0-9]+)', url_template: 'https://example.com/{id}' }],

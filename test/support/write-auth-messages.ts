@@ -146,4 +146,19 @@ export const MESSAGE_RULES: readonly WriteRule[] = [
     targets: { "another user's reminder": (sc) => ({ path: `/reminders/${sc.reminder}` }) },
     refused: [refuse(ALL, "another user's reminder", bad('Reminder does not exist', 404))],
   },
+  {
+    route: 'POST /scheduled_messages',
+    targets: { 'a private channel': (sc) => ({ path: '/scheduled_messages', params: { type: 'stream', to: String(sc.secret), topic: 't', content: 'later', scheduled_delivery_timestamp: Math.floor(sc.s.clock.now() / 1000) + 3600 } }) },
+    refused: [refuse(ALL, 'a private channel', bad("Not authorized to send to channel 'secret'"))],
+  },
+  {
+    route: 'PATCH /scheduled_messages/{scheduled_message_id:int}',
+    targets: { "another user's scheduled message": (sc) => ({ path: `/scheduled_messages/${sc.scheduledMessage}`, params: { content: 'rewritten' } }) },
+    refused: [refuse(ALL, "another user's scheduled message", bad('Scheduled message does not exist', 404))],
+  },
+  {
+    route: 'DELETE /scheduled_messages/{scheduled_message_id:int}',
+    targets: { "another user's scheduled message": (sc) => ({ path: `/scheduled_messages/${sc.scheduledMessage}` }) },
+    refused: [refuse(ALL, "another user's scheduled message", bad('Scheduled message does not exist', 404))],
+  },
 ];

@@ -4,7 +4,7 @@
  * a private channel only he is in, an archived channel, his messages (in a public channel, in his
  * private channel, and a direct message between two other users; he reacted to the first with
  * `octopus`), his group and a deactivated
- * one, his draft, reminder, snippet, upload, navigation view, bot, invitation and custom emoji,
+ * one, his draft, reminder, scheduled message, snippet, upload, navigation view, bot, invitation and custom emoji,
  * and a deactivated user. Each role calls as one development user.
  */
 import { basic, Client, type Reply, testServer, type TestServer } from './harness.js';
@@ -53,6 +53,7 @@ export interface Scene {
   readonly systemGroup: number;
   readonly draft: number;
   readonly reminder: number;
+  readonly scheduledMessage: number;
   readonly snippet: number;
   readonly attachment: number;
   /** The fragment of othello's navigation view. */
@@ -109,6 +110,7 @@ export async function buildScene(): Promise<Scene> {
   const retired = (await ok(othello.post('/user_groups/create', { name: 'retired', description: 'gone', members: [other] }), 'group')).group_id as number;
   await ok(othello.post(`/user_groups/${retired}/deactivate`), 'deactivate group');
   const draft = ((await ok(othello.post('/drafts', { drafts: [{ type: 'stream', to: [s.streamId('Verona')], topic: 't', content: 'his draft', timestamp: 1_700_000_000 }] }), 'draft')).ids as number[])[0] as number;
+  const scheduledMessage = (await ok(othello.post('/scheduled_messages', { type: 'stream', to: String(s.streamId('secret')), topic: 'later', content: 'later', scheduled_delivery_timestamp: Math.floor(s.clock.now() / 1000) + 86_400 }), 'scheduled message')).scheduled_message_id as number;
   const reminder = (await ok(othello.post('/reminders', { message_id: message, scheduled_delivery_timestamp: Math.floor(s.clock.now() / 1000) + 86_400 }), 'reminder')).reminder_id as number;
   const snippet = (await ok(othello.post('/saved_snippets', { title: 'his', content: 'snippet' }), 'snippet')).saved_snippet_id as number;
   await uploadAs(othello, 'his.txt', Buffer.from('his file'));
@@ -152,6 +154,7 @@ export async function buildScene(): Promise<Scene> {
     systemGroup: s.world.systemGroupId('role:members'),
     draft,
     reminder,
+    scheduledMessage,
     snippet,
     attachment,
     view,

@@ -44,14 +44,18 @@ export interface SendRequest {
 const notAuthorized = (stream: Stream) => badRequest(`Not authorized to send to channel '${stream.name}'`);
 
 /** `extract_stream_indicator`: a raw name, a JSON name or ID, or a one-element JSON list of either. */
-function streamIndicator(raw: string): string | number {
-  let data: JsonValue;
+/** The value as JSON, or the raw text when it is not JSON (the real server's `orjson.loads` fallbacks). */
+export function jsonOrText(raw: string): JsonValue {
   try {
-    data = parseJson(raw);
+    return parseJson(raw);
   } catch (error) {
     if (error instanceof JsonSyntaxError) return raw;
     throw error;
   }
+}
+
+function streamIndicator(raw: string): string | number {
+  let data = jsonOrText(raw);
   if (Array.isArray(data)) {
     if (data.length !== 1) throw badRequest('Expected exactly one channel');
     data = data[0] as JsonValue;
@@ -62,13 +66,7 @@ function streamIndicator(raw: string): string | number {
 
 /** `extract_private_recipients`: JSON list of emails or of IDs, or comma-separated emails. */
 function privateRecipients(raw: string): string[] | number[] {
-  let data: JsonValue;
-  try {
-    data = parseJson(raw);
-  } catch (error) {
-    if (!(error instanceof JsonSyntaxError)) throw error;
-    data = raw;
-  }
+  let data = jsonOrText(raw);
   if (typeof data === 'string') data = data.split(',');
   if (!Array.isArray(data)) throw badRequest('Invalid data type for recipients');
   if (data.length > MAX_USER_IDS) throw tooManyItems('to', MAX_USER_IDS);
@@ -152,7 +150,7 @@ function checkChannelName(name: string): void {
 const ESCAPES = new Map([['&', '&amp;'], ['<', '&lt;'], ['>', '&gt;'], ['"', '&quot;'], ["'", '&#x27;']]);
 const escapeName = (name: string): string => name.replace(/[&<>"']/g, (c) => ESCAPES.get(c) ?? c);
 
-function allowedTypes(world: World): SendType[] {
+export function allowedTypes(world: World): SendType[] {
   const types: SendType[] = ['private', 'stream'];
   if (world.has(FEATURES.SEND_MESSAGE_DIRECT)) types.push('direct');
   if (world.has(FEATURES.SEND_MESSAGE_CHANNEL)) types.push('channel');
@@ -165,29 +163,40 @@ export interface SendOutcome {
   readonly automaticNewVisibilityPolicy?: number;
 }
 
-/** Validates and sends. An error leaves no trace. */
-export function sendMessage(world: World, sender: User, request: SendRequest): SendOutcome {
-  if (!allowedTypes(world).includes(request.type)) throw badRequest('Invalid type');
-  const isStream = request.type === 'stream' || request.type === 'channel';
-  const topic = request.topic === undefined ? undefined : interpretSendTopic(world, request.topic);
+/** Who a message goes to, as the request named it (`Addressee.legacy_build`'s input). */
+export type Addressee =
+  | { readonly kind: 'stream'; readonly indicator: string | number | undefined; readonly topic: string | undefined }
+  | { readonly kind: 'direct'; readonly to: ReadonlyArray<string | number> };
+
+/** A message `check_message` accepted: where it goes and its normalized, rendered content. */
+export interface CheckedMessage {
+  readonly recipient: Recipient;
+  readonly content: string;
+  readonly rendered: string;
+}
+
+/**
+ * `check_message`: recipients, topic, content and the sender's right to post, in the real
+ * server's order. Shared by sending now and scheduling (at scheduling and again at delivery).
+ */
+export function checkMessage(world: World, sender: User, addressee: Addressee, rawContent: string): CheckedMessage {
   let recipient: Recipient;
   let content: string;
-  if (isStream) {
-    const indicator = request.to === undefined ? undefined : streamIndicator(request.to);
+  if (addressee.kind === 'stream') {
+    const { indicator, topic } = addressee;
     if (indicator === undefined) throw badRequest('Missing channel');
     if (topic === undefined) throw badRequest('Missing topic');
     checkTopic(world, topic);
-    content = normalizeContent(request.content);
+    content = normalizeContent(rawContent);
     const stream = findStream(world, indicator);
     checkStreamSendAccess(world, sender, stream);
     const truncated = truncateTopic(topic);
     if (world.has(FEATURES.EMPTY_TOPIC)) checkTopicsPolicy(world, stream, truncated);
     recipient = { kind: 'stream', streamId: stream.id, topic: truncated };
   } else {
-    const to = request.to === undefined ? [] : privateRecipients(request.to);
-    if (to.length === 0) throw badRequest('Message must have recipients');
-    const users = to.map((item) => (typeof item === 'number' ? userById(world, item) : userByEmail(world, sender, item)));
-    content = normalizeContent(request.content);
+    if (addressee.to.length === 0) throw badRequest('Message must have recipients');
+    const users = addressee.to.map((item) => (typeof item === 'number' ? userById(world, item) : userByEmail(world, sender, item)));
+    content = normalizeContent(rawContent);
     if (users.some((user) => !user.isSystemBot && !canAccessUser(world, sender, user))) {
       throw badRequest('You do not have permission to access some of the recipients.');
     }
@@ -200,6 +209,18 @@ export function sendMessage(world: World, sender: User, request: SendRequest): S
   const rendered = render(world, content);
   const place = recipient.kind === 'stream' ? { stream: world.streams.get(recipient.streamId) as Stream, topic: recipient.topic } : null;
   checkMentionPermissions(world, rendered, place, sender, sender);
+  return { recipient, content, rendered };
+}
+
+/** Validates and sends. An error leaves no trace. */
+export function sendMessage(world: World, sender: User, request: SendRequest): SendOutcome {
+  if (!allowedTypes(world).includes(request.type)) throw badRequest('Invalid type');
+  const isStream = request.type === 'stream' || request.type === 'channel';
+  const topic = request.topic === undefined ? undefined : interpretSendTopic(world, request.topic);
+  const addressee: Addressee = isStream
+    ? { kind: 'stream', indicator: request.to === undefined ? undefined : streamIndicator(request.to), topic }
+    : { kind: 'direct', to: request.to === undefined ? [] : privateRecipients(request.to) };
+  const { recipient, content, rendered } = checkMessage(world, sender, addressee, request.content);
   const readBy = new Set((request.readBySender ?? defaultReadBySender(world, request.client)) ? [sender.id] : []);
   let automatic: number | undefined;
   const message = deliverMessage(world, {

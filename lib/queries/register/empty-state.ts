@@ -1,7 +1,7 @@
 /**
  * Register state for features whose data cannot exist here, answered as the real server answers
  * an organization without any (zerver/lib/events.py): no realm domains, no Zoom token, no GIPHY
- * key configured, no scheduled messages, no pending sponsorship request.
+ * key configured, no pending sponsorship request.
  * Each key appears from the level that introduced it.
  */
 import { FEATURES } from '../../features.js';
@@ -18,6 +18,5 @@ export const EMPTY_STATE_FUNCTIONS: ReadonlyArray<readonly [string, StateFunctio
   ['realm_domains', always({ realm_domains: [] })],
   ['video_calls', always({ has_zoom_token: false })],
   ['giphy', since(FEATURES.GIPHY_API_KEY, { giphy_api_key: '' })],
-  ['scheduled_messages', since(FEATURES.SCHEDULED_MESSAGES_STATE, { scheduled_messages: [] })],
   ['realm_billing', since(FEATURES.MANAGE_BILLING_GROUP, { realm_billing: { has_pending_sponsorship_request: false } })],
 ];

@@ -25,6 +25,7 @@ import { realmEmojiState } from '../realm/realm-emoji.js';
 import { realmState } from './realm-state.js';
 import { realmUserState } from './realm-user-state.js';
 import { remindersState } from '../personal/reminders.js';
+import { scheduledMessagesState } from '../messages/scheduled-messages.js';
 import { legacyDisplaySettingsState, legacyNotificationSettingsState, realmUserSettingsDefaultsState, userSettingsState } from './settings-state.js';
 import type { RegisterOptions, StateFunction } from './state-fields.js';
 import { subscriptionsState } from '../channels/subscriptions.js';
@@ -123,6 +124,7 @@ export const STATE_FUNCTIONS: ReadonlyMap<string, StateFunction> = new Map<strin
   ['user_status', (world, user) => ({ user_status: userStatusState(world, user) })],
   ['channel_folders', (world) => (world.has(FEATURES.CHANNEL_FOLDERS) ? { channel_folders: listChannelFolders(world, true) } : {})],
   ['navigation_views', (world, user) => (world.has(FEATURES.NAVIGATION_VIEWS) ? { navigation_views: navigationViewsState(world, user) } : {})],
+  ['scheduled_messages', (world, user) => (world.has(FEATURES.SCHEDULED_MESSAGES_STATE) ? { scheduled_messages: scheduledMessagesState(world, user) } : {})],
   ['reminders', (world, user) => (world.has(FEATURES.LIST_DELETE_REMINDERS) ? { reminders: remindersState(world, user) } : {})],
   ['push_device', (world, user) => (world.has(FEATURES.PUSH_REGISTER) ? { push_devices: pushDevicesState(world, user) } : {})],
   // The same object as `GET /realm/emoji`: every custom emoji by ID, deactivated ones marked so.

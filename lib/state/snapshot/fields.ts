@@ -11,9 +11,10 @@ import type { Draft, LegacyPushToken, NavigationView, Presence, PushRegistration
 import type { RealmExport } from '../../entities/realm-export.js';
 import type { DefaultStreamGroup } from '../../entities/stream.js';
 import type { Attachment, CustomProfileField, Linkifier, RealmEmoji, RealmPlayground, Reminder } from '../../entities/realm-records.js';
+import type { ScheduledMessage } from '../../entities/scheduled-message.js';
 import type { ChannelFolder } from '../../entities/stream.js';
 import { ROLES } from '../../entities/user.js';
-import { group, groupRef, message, realm, stream, streamRef, subscription, time, user, userRef } from './entities.js';
+import { group, groupRef, message, realm, recipient, stream, streamRef, subscription, time, user, userRef } from './entities.js';
 import {
   array, boolean, bytes, complete, defines, entity, integer, literal, map, nullable, number, optional, pastRef, perUser, record, ref, scalar, type Schema, set, string, table,
 } from './schema.js';
@@ -70,6 +71,21 @@ const reminder = entity<Reminder>('reminder', {
   failed: boolean,
   deliveredMessageId: nullable(pastRef('message')),
   realmUrl: optional(string),
+});
+
+const scheduledMessage = entity<ScheduledMessage>('scheduled message', {
+  id: integer,
+  senderId: userRef,
+  recipient,
+  content: string,
+  renderedContent: string,
+  scheduledDeliveryTimestamp: time,
+  readBySender: boolean,
+  client: string,
+  delivered: boolean,
+  failed: boolean,
+  failureMessage: nullable(string),
+  deliveredMessageId: nullable(pastRef('message')),
 });
 
 const attachment = entity<Attachment>('attachment', {
@@ -169,6 +185,7 @@ export const WORLD_FIELDS: ReadonlyMap<string, Schema> = new Map<string, Schema>
   ['linkifiers', table('linkifier', linkifier)],
   ['channelFolders', table('channelFolder', channelFolder)],
   ['reminders', table('reminder', reminder)],
+  ['scheduledMessages', table('scheduledMessage', scheduledMessage)],
   ['attachments', table('attachment', attachment)],
   ['customProfileFields', array(profileField)],
   ['bots', perUser(botProfile)],

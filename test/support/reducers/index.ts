@@ -15,6 +15,7 @@ import './reactions.js';
 import './realm.js';
 import './realm-emoji.js';
 import './reminders.js';
+import './scheduled-messages.js';
 import './settings.js';
 import './subscriptions.js';
 import './user-status.js';
