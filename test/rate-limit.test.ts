@@ -78,11 +78,16 @@ t.test('the cleanup- and event-heavy rules pass against the real limit and leave
   // A subset: a delayed run spends most of its time polling for events, and the whole suite
   // already runs with this delay in delivery-delay.test.ts.
   const server = realLimitServer({ app: { deliveryDelayMs: 300 } });
+  // The administrator's window starts full, so the run meets a minute-long Retry-After for certain
+  // (how many more it meets depends on how the delayed deliveries interleave).
+  const admin = server.app.world.usersByEmail.get('iago@zulip.com');
+  if (admin) server.exhaust(admin.id);
   try {
     const result = await runSuite({ handler: server.handler, numRuns: 3, seed: 22, rateLimitSleep: server.sleep, only: CLEANUP_AND_EVENT_RULES });
     t.same(problems(result), []);
     t.ok(result.counts.passed >= 100, `${result.counts.passed} rules passed`);
-    t.ok(server.waits.filter((ms) => ms >= 50_000).length >= 4, `${server.waits.length} waits`);
+    const long = server.waits.filter((ms) => ms >= 50_000).length;
+    t.ok(long >= 1, `${long} of ${server.waits.length} waits were of 50 s or more`);
   } finally {
     server.app.close();
   }
