@@ -3,6 +3,7 @@
  * the message is checked again as if sent now, then sent; a failure marks it `failed`, tells the
  * sender's clients (`scheduled_messages`/`update`) and sends them a Notification Bot notice.
  */
+import { isDue, nextDue } from '../../entities/delivery-time.js';
 import { ApiError, badRequest } from '../../errors.js';
 import type { ScheduledMessage } from '../../entities/scheduled-message.js';
 import type { User } from '../../entities/user.js';
@@ -15,18 +16,9 @@ import { sendNotificationBotMessage } from './notification-bot.js';
 /** `SCHEDULED_MESSAGE_LATE_CUTOFF_MINUTES`: later than this past its time, a message is not sent. */
 export const LATE_CUTOFF_SECONDS = 10 * 60;
 
-const isDue = (world: World, message: ScheduledMessage): boolean =>
-  !message.delivered && !message.failed && message.scheduledDeliveryTimestamp * 1000 <= world.now();
-
 /** When the next scheduled message falls due (ms), or undefined. */
 export function nextScheduledMessageDue(world: World): number | undefined {
-  let next: number | undefined;
-  for (const message of world.scheduledMessages.values()) {
-    if (message.delivered || message.failed) continue;
-    const at = message.scheduledDeliveryTimestamp * 1000;
-    if (next === undefined || at < next) next = at;
-  }
-  return next;
+  return nextDue(world.scheduledMessages.values());
 }
 
 /** The `<time:...>` global time syntax of the delivery time. */
@@ -63,7 +55,7 @@ function send(world: World, sender: User, message: ScheduledMessage): number {
 
 /** Delivers every due scheduled message, earliest first. */
 export function deliverDueScheduledMessages(world: World): void {
-  const due = [...world.scheduledMessages.values()].filter((m) => isDue(world, m));
+  const due = [...world.scheduledMessages.values()].filter((m) => isDue(world.now(), m));
   due.sort((a, b) => a.scheduledDeliveryTimestamp - b.scheduledDeliveryTimestamp || a.id - b.id);
   for (const message of due) {
     const sender = world.users.get(message.senderId);

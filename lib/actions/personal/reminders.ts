@@ -2,6 +2,7 @@
  * Message reminders (spec 3.5 and 4.17; reference §4): create (FL 381, `note` FL 415), delete
  * (FL 399) and delivery as a Notification Bot DM once the clock passes the scheduled time.
  */
+import { isDue, nextDue } from '../../entities/delivery-time.js';
 import { badRequest, resourceNotFound } from '../../errors.js';
 import type { Message } from '../../entities/message.js';
 import type { Reminder } from '../../entities/realm-records.js';
@@ -114,18 +115,9 @@ export function deleteReminder(world: World, user: User, reminderId: number): vo
   world.events.send({ type: 'reminders', op: 'remove', reminder_id: reminderId }, [user.id]);
 }
 
-const isDue = (world: World, reminder: Reminder): boolean =>
-  !reminder.delivered && !reminder.failed && reminder.scheduledDeliveryTimestamp * 1000 <= world.now();
-
 /** When the next reminder falls due (ms), or undefined. */
 export function nextReminderDue(world: World): number | undefined {
-  let next: number | undefined;
-  for (const r of world.reminders.values()) {
-    if (r.delivered || r.failed) continue;
-    const at = r.scheduledDeliveryTimestamp * 1000;
-    if (next === undefined || at < next) next = at;
-  }
-  return next;
+  return nextDue(world.reminders.values());
 }
 
 /**
@@ -134,7 +126,7 @@ export function nextReminderDue(world: World): number | undefined {
  * A failed send marks it `failed`, with no event (reminders have no failure notice).
  */
 export function deliverDueReminders(world: World): void {
-  const due = [...world.reminders.values()].filter((r) => isDue(world, r));
+  const due = [...world.reminders.values()].filter((r) => isDue(world.now(), r));
   due.sort((a, b) => a.scheduledDeliveryTimestamp - b.scheduledDeliveryTimestamp || a.id - b.id);
   for (const reminder of due) {
     const user = world.users.get(reminder.userId);
