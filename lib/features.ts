@@ -82,6 +82,7 @@ export const FEATURES = {
   IS_MUTED_EVENT: f(139, 'muting a subscription also sends a subscription update event for is_muted (only in_home_view before)'),
   EMOJI_DATA_URL: f(140, 'register: server_emoji_data_url'),
   CAN_REMOVE_SUBSCRIBERS_GROUP: f(142, 'subscribe: can_remove_subscribers_group (named _id before 197)'),
+  REALM_DOMAINS_OWNER_ONLY: f(143, 'POST/PATCH/DELETE /realm/domains need an owner (an administrator before)'),
   BOT_OWNER_UNSUBSCRIBE: f(145, 'users may unsubscribe the bots they own'),
   PROFILE_FIELD_SUMMARY: f(146, 'custom profile fields: display_in_profile_summary'),
   AWAY_IS_PRESENCE_ENABLED: f(148, 'user status away mirrors presence_enabled'),

@@ -66,6 +66,14 @@ export interface RealmEmoji {
 }
 
 /** A code playground: a link from code blocks of one language to an external tool. */
+/** A domain whose addresses may join when the realm restricts emails to its domains (`RealmDomain`). */
+export interface RealmDomain {
+  readonly id: number;
+  /** Lowercase, as `validate_domain` accepts it; the key of `World.realmDomains`. */
+  readonly domain: string;
+  allowSubdomains: boolean;
+}
+
 export interface RealmPlayground {
   readonly id: number;
   readonly name: string;

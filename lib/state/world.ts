@@ -19,7 +19,7 @@ import type {
 } from '../entities/personal.js';
 import type { Realm } from '../entities/realm.js';
 import type { RealmExport } from '../entities/realm-export.js';
-import type { Attachment, CustomProfileField, Linkifier, RealmEmoji, RealmPlayground, Reminder } from '../entities/realm-records.js';
+import type { Attachment, CustomProfileField, Linkifier, RealmDomain, RealmEmoji, RealmPlayground, Reminder } from '../entities/realm-records.js';
 import type { ScheduledMessage } from '../entities/scheduled-message.js';
 import type { ChannelFolder, DefaultStreamGroup, Stream, Subscription } from '../entities/stream.js';
 import type { SettingValue, User } from '../entities/user.js';
@@ -49,7 +49,8 @@ export type IdKind =
   | 'savedSnippet'
   | 'defaultStreamGroup'
   | 'channelFolder'
-  | 'scheduledMessage';
+  | 'scheduledMessage'
+  | 'realmDomain';
 
 /** Hands out increasing IDs per kind, starting above whatever the fixture used. */
 export class IdAllocator {
@@ -180,6 +181,8 @@ export class World {
   readonly legacyPushTokens: LegacyPushToken[] = [];
   readonly realmEmoji = new Map<number, RealmEmoji>();
   readonly realmPlaygrounds = new Map<number, RealmPlayground>();
+  /** The realm's email domains by domain name, in the order they were added. */
+  readonly realmDomains = new Map<string, RealmDomain>();
   /** Organization settings set through `PATCH /realm` that have no field of `realm` (lib/settings/realm-properties.ts). */
   readonly realmProperties = new Map<string, string | number | boolean | null>();
   readonly invites = new Map<number, EmailInvite>();

@@ -14,6 +14,7 @@ import { routes as realmEmoji } from '../endpoints/realm/realm-emoji.js';
 import { routes as profileFields } from '../endpoints/realm/profile-fields.js';
 import { routes as channelFolders } from '../endpoints/channels/channel-folders.js';
 import { routes as playgrounds } from '../endpoints/realm/playgrounds.js';
+import { routes as realmDomains } from '../endpoints/realm/realm-domains.js';
 import { routes as invites } from '../endpoints/realm/invites.js';
 import { routes as exports } from '../endpoints/realm/exports.js';
 import { routes as realmDeactivation } from '../endpoints/realm/realm-deactivation.js';
@@ -65,6 +66,7 @@ export const ROUTES: readonly RouteDef[] = [
   ...profileFields,
   ...channelFolders,
   ...playgrounds,
+  ...realmDomains,
   ...invites,
   ...exports,
   ...realmDeactivation,

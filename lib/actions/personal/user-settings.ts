@@ -15,6 +15,7 @@ import { isAdministrator, type SettingValue, type User } from '../../entities/us
 import { realmProperty } from '../../settings/realm-properties.js';
 import type { RateLimiter } from '../../state/rate-limit.js';
 import { isAvailableLanguage } from '../../queries/personal/user-settings.js';
+import { EMAIL_REFUSAL_TEXT, realmEmailRefusal } from '../../queries/realm/realm-domains.js';
 import { checkFullName, accessAudience } from '../../queries/users/users-admin.js';
 import type { World } from '../../state/world.js';
 import { applySetting, currentSetting } from './user-setting-effects.js';
@@ -73,6 +74,8 @@ function checkEmailChange(world: World, user: User, requested: string): boolean 
   const email = requested.trim();
   if (email === user.deliveryEmail) return false;
   if (!isValidEmail(email)) throw badRequest('Invalid address.');
+  const refusal = realmEmailRefusal(world, email);
+  if (refusal !== undefined) throw badRequest(EMAIL_REFUSAL_TEXT[refusal]);
   const existing = world.usersByEmail.get(email.toLowerCase());
   if (existing?.isSystemBot) throw badRequest('Reserved for system bots.');
   if (existing) throw badRequest(existing.isActive ? 'Already has an account.' : 'Account has been deactivated.');

@@ -13,6 +13,7 @@ import { FEATURES } from '../../features.js';
 import { adminUserIds, hasChannelContentAccess } from '../../queries/channels/channel-access.js';
 import { hasGroupSetting } from '../../queries/groups/groups.js';
 import { realmSetting } from '../../queries/register/realm-permission-state.js';
+import { EMAIL_REFUSAL_TEXT, realmEmailRefusal } from '../../queries/realm/realm-domains.js';
 import { accessUserGroupForUpdate } from '../../queries/groups/user-group-permissions.js';
 import type { World } from '../../state/world.js';
 import { realmProperty } from '../../settings/realm-properties.js';
@@ -29,8 +30,6 @@ export interface InviteRequest {
 
 /** Accounts younger than this may not invite when the realm does not require invitations. */
 const MIN_INVITER_AGE_MS = 3 * 24 * 3600 * 1000;
-/** A sample of the disposable-address providers the real server refuses. */
-const DISPOSABLE_DOMAINS: ReadonlySet<string> = new Set(['mailinator.com', 'guerrillamail.com', '10minutemail.com', 'yopmail.com', 'trashmail.com']);
 
 /** The real server's `InvitationError`: 400 `INVITATION_FAILED` with per-address errors. */
 const invitationError = (msg: string, errors: ReadonlyArray<readonly [string, string, boolean]>, sent: boolean): ApiError =>
@@ -102,9 +101,8 @@ function recordInvitationEmail(world: World, invite: EmailInvite): void {
 /** `validate_email_is_valid`, then the existing-account check of `get_existing_user_errors`. */
 function addressError(world: World, email: string): [string, boolean] | undefined {
   if (!isValidEmail(email)) return ['Invalid address.', false];
-  const domain = email.slice(email.lastIndexOf('@') + 1).toLowerCase();
-  if (realmProperty(world, 'disallow_disposable_email_addresses') === true && DISPOSABLE_DOMAINS.has(domain)) return ['Please use your real email address.', false];
-  return undefined;
+  const refusal = realmEmailRefusal(world, email);
+  return refusal === undefined ? undefined : [EMAIL_REFUSAL_TEXT[refusal], false];
 }
 
 /** The addresses in `invitee_emails`: split at commas and newlines, `Name <address>` reduced to the address, stripped, distinct. */

@@ -9,6 +9,7 @@ import type { Stream } from '../../entities/stream.js';
 import { isOwner, ROLE, type SettingValue, type User } from '../../entities/user.js';
 import { FEATURES } from '../../features.js';
 import { realmAudience } from '../../queries/users/access.js';
+import { realmEmailRefusal } from '../../queries/realm/realm-domains.js';
 import { botAudienceIds } from '../../queries/users/bots.js';
 import { accessUserById, toApiUser } from '../../queries/users/users.js';
 import { canAdminUser, checkFullName, isLastHumanOwner, userIdsWhoCanAccess } from '../../queries/users/users-admin.js';
@@ -25,6 +26,14 @@ export function accessUserForAdmin(world: World, actor: User, userId: number, op
   return target;
 }
 
+/** `create_user_backend`'s texts for `email_allowed_for_realm`'s refusals. */
+function checkEmailAllowed(world: World, email: string): void {
+  const refusal = realmEmailRefusal(world, email);
+  if (refusal === 'outside-domains') throw badRequest(`Email '${email}' not allowed in this organization`);
+  if (refusal === 'disposable') throw badRequest('Disposable email addresses are not allowed in this organization');
+  if (refusal === 'plus') throw badRequest('Email addresses containing + are not allowed.');
+}
+
 export interface NewUser {
   readonly email: string;
   readonly password: string;
@@ -36,6 +45,7 @@ export function createUser(world: World, input: NewUser): User {
   if (world.has(FEATURES.CREATE_USERS_PERMISSION) && !world.realm.canCreateUsers) throw badRequest('User not authorized to create users');
   const fullName = checkFullName(input.fullName, { world, exceptUserId: null });
   if (!isValidEmail(input.email)) throw badRequest('Bad name or username');
+  checkEmailAllowed(world, input.email);
   if (world.usersByEmail.has(input.email.toLowerCase())) throw badRequest(`Email '${input.email}' already in use`);
   const id = world.ids.next('user');
   const user: User = {

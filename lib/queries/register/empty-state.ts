@@ -1,6 +1,6 @@
 /**
  * Register state for features whose data cannot exist here, answered as the real server answers
- * an organization without any (zerver/lib/events.py): no realm domains, no Zoom token, no GIPHY
+ * an organization without any (zerver/lib/events.py): no Zoom token, no GIPHY
  * key configured, no pending sponsorship request.
  * Each key appears from the level that introduced it.
  */
@@ -15,7 +15,6 @@ const since =
     world.has(feature) ? fields : {};
 
 export const EMPTY_STATE_FUNCTIONS: ReadonlyArray<readonly [string, StateFunction]> = [
-  ['realm_domains', always({ realm_domains: [] })],
   ['video_calls', always({ has_zoom_token: false })],
   ['giphy', since(FEATURES.GIPHY_API_KEY, { giphy_api_key: '' })],
   ['realm_billing', since(FEATURES.MANAGE_BILLING_GROUP, { realm_billing: { has_pending_sponsorship_request: false } })],

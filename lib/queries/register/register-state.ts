@@ -18,6 +18,7 @@ import { alertWordsOf, mutedUsersOf } from '../personal/muted-lists.js';
 import { savedSnippetsOf } from '../personal/saved-snippets.js';
 import { navigationViewsState } from '../personal/navigation-views.js';
 import { playgroundsState } from '../realm/playgrounds.js';
+import { realmDomainsState } from '../realm/realm-domains.js';
 import { presenceState } from '../users/presence.js';
 import { profileFieldsRegisterState } from '../realm/profile-fields.js';
 import { pushDevicesState } from '../personal/push.js';
@@ -130,6 +131,7 @@ export const STATE_FUNCTIONS: ReadonlyMap<string, StateFunction> = new Map<strin
   // The same object as `GET /realm/emoji`: every custom emoji by ID, deactivated ones marked so.
   ['realm_emoji', (world) => ({ realm_emoji: realmEmojiState(world) })],
   ['realm_linkifiers', linkifierFields],
+  ['realm_domains', (world) => ({ realm_domains: realmDomainsState(world) })],
   ['realm_playgrounds', (world) => (world.has(FEATURES.PLAYGROUNDS) ? { realm_playgrounds: playgroundsState(world) } : {})],
   ['custom_profile_fields', (world, _user, o) => profileFieldsRegisterState(world, o.capabilities.pronounsFieldTypeSupported)],
   // The legacy tuple list; always empty since FL 176.

@@ -17,7 +17,7 @@ export const READABLE_VERSIONS: ReadonlySet<number> = new Set([1, 2]);
 
 const ID_KINDS = [
   'user', 'group', 'stream', 'message', 'draft', 'linkifier', 'reminder', 'attachment', 'profileField', 'emoji', 'playground', 'invite', 'multiuseInvite', 'realmExport', 'savedSnippet', 'defaultStreamGroup',
-  'channelFolder', 'scheduledMessage',
+  'channelFolder', 'scheduledMessage', 'realmDomain',
 ] as const satisfies readonly IdKind[];
 // A kind added to IdKind must be added above (or this line stops compiling).
 const everyKindListed: [Exclude<IdKind, (typeof ID_KINDS)[number]>] extends [never] ? true : never = true;

@@ -10,10 +10,11 @@ import type { EmailInvite, MultiuseInvite } from '../../entities/invite.js';
 import type { Draft, LegacyPushToken, NavigationView, Presence, PushRegistration, SavedSnippet, UserStatus, UserTopic } from '../../entities/personal.js';
 import type { RealmExport } from '../../entities/realm-export.js';
 import type { DefaultStreamGroup } from '../../entities/stream.js';
-import type { Attachment, CustomProfileField, Linkifier, RealmEmoji, RealmPlayground, Reminder } from '../../entities/realm-records.js';
+import type { Attachment, CustomProfileField, Linkifier, RealmDomain, RealmEmoji, RealmPlayground, Reminder } from '../../entities/realm-records.js';
 import type { ScheduledMessage } from '../../entities/scheduled-message.js';
 import type { ChannelFolder } from '../../entities/stream.js';
 import { ROLES } from '../../entities/user.js';
+import { domainError } from '../../input/domains.js';
 import { group, groupRef, message, realm, recipient, stream, streamRef, subscription, time, user, userRef } from './entities.js';
 import {
   array, boolean, bytes, complete, defines, entity, integer, literal, map, nullable, number, optional, pastRef, perUser, record, ref, scalar, type Schema, set, string, table,
@@ -137,6 +138,12 @@ const realmEmoji = entity<RealmEmoji>('custom emoji', {
 
 const playground = entity<RealmPlayground>('code playground', { id: integer, name: string, pygmentsLanguage: string, urlTemplate: string });
 
+/** Keyed by its domain, which must be one `POST /realm/domains` could have stored. */
+const realmDomain = entity<RealmDomain>('realm domain', { id: defines('realmDomain'), domain: string, allowSubdomains: boolean }, (value, context) => {
+  const error = domainError(String(value.domain));
+  if (error !== undefined) context.problem('domain', `is not a valid domain (${error})`);
+});
+
 const inviteTerms = {
   referrerId: userRef,
   invitedAs: literal(...ROLES),
@@ -195,6 +202,7 @@ export const WORLD_FIELDS: ReadonlyMap<string, Schema> = new Map<string, Schema>
   ['legacyPushTokens', array(legacyPushToken)],
   ['realmEmoji', table('emoji', realmEmoji)],
   ['realmPlaygrounds', table('playground', playground)],
+  ['realmDomains', { type: 'map', key: string, value: realmDomain, keyField: 'domain' }],
   ['realmProperties', map(string, nullable(scalar))],
   ['invites', table('invite', invite)],
   ['multiuseInvites', table('multiuseInvite', multiuseInvite)],

@@ -13,6 +13,7 @@ import './presence.js';
 import './profile-fields.js';
 import './reactions.js';
 import './realm.js';
+import './realm-domains.js';
 import './realm-emoji.js';
 import './reminders.js';
 import './scheduled-messages.js';
