@@ -106,3 +106,12 @@ for (const [featureLevel, allowed, refused, msg] of [
     t.equal(s.world.realmDomains.size, 2);
   });
 }
+
+t.test('a saved world keeps its domains in order, with the ID counter', async (t) => {
+  const { snapshotWorld, restoreWorld } = await import('../lib/state/world-snapshot.js');
+  const s = testServer();
+  await add(s, 'acme.com', true);
+  const restored = restoreWorld(JSON.parse(JSON.stringify(snapshotWorld(s.world))), { clock: s.world.clock });
+  t.same([...restored.realmDomains.entries()], [...s.world.realmDomains.entries()]);
+  t.equal(restored.ids.next('realmDomain'), 3);
+});

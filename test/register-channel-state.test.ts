@@ -80,11 +80,10 @@ t.test('recent_private_conversations: each conversation once, newest first, the 
 });
 
 t.test('features without data here answer as a realm without any, each from its level', async (t) => {
-  const types = ['realm_domains', 'video_calls', 'giphy', 'channel_folders', 'scheduled_messages', 'realm_billing'];
+  const types = ['video_calls', 'giphy', 'channel_folders', 'scheduled_messages', 'realm_billing'];
   const s = testServer();
   const { body } = await s.as(HAMLET).post('/register', { fetch_event_types: types });
   t.match(body, {
-    realm_domains: [],
     has_zoom_token: false,
     giphy_api_key: '',
     channel_folders: [],
@@ -94,7 +93,7 @@ t.test('features without data here answer as a realm without any, each from its 
   const old = testServer({ featureLevel: 46 });
   const early = await old.as(HAMLET).post('/register', { fetch_event_types: types });
   for (const absent of ['giphy_api_key', 'channel_folders', 'scheduled_messages', 'realm_billing']) t.notOk(absent in early.body, `no ${absent} at 46`);
-  t.same(early.body.realm_domains, []);
+  t.equal(early.body.has_zoom_token, false);
 });
 
 t.test('the role policies come before their group settings, read off them; the booleans before the policies', async (t) => {

@@ -109,6 +109,15 @@ const BROKEN: readonly Broken[] = [
     problems: [/^defaultStreamGroups\[1\]\.streamIds\[0\] .*: refers to an unknown stream 888$/],
   },
   {
+    what: 'a realm domain that is not a valid domain, and one under another name',
+    edit: (doc) => {
+      const domain = (id: number, name: string) => ({ $object: [['id', id], ['domain', name], ['allowSubdomains', false]] });
+      (doc.state as Record<string, unknown>).realmDomains = { $map: [['bad_domain.com', domain(1, 'bad_domain.com')], ['other.com', domain(2, 'acme.com')]] };
+      setCounter(doc, 'realmDomain', 2);
+    },
+    problems: [/^realmDomains\["bad_domain\.com"\]\.domain .*: is not a valid domain \(Domain can only have letters, numbers, '\.' and '-'s\.\)$/, /^realmDomains.*: the entry under "other\.com" has domain "acme\.com"$/],
+  },
+  {
     what: 'a draft to an unknown channel',
     edit: (doc) => setField(entity(doc, 'drafts', 1), 'to', [555]),
     problems: [/^drafts\[1\]\.to .*: refers to an unknown stream 555$/],

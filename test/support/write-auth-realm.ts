@@ -3,7 +3,7 @@
  * server's zerver/views/realm*.py, custom_profile_fields.py, realm_playgrounds.py,
  * realm_linkifiers.py, invite.py and realm_export.py decide: settings, profile fields,
  * playgrounds, linkifiers and exports are administrators' (`require_realm_admin`), deactivating
- * the organization is owners' (`require_realm_owner`), custom emoji are added by
+ * the organization and changing its email domains are owners' (`require_realm_owner`), custom emoji are added by
  * `can_add_custom_emoji_group` (members) and removed by administrators or their author,
  * invitations are sent by `can_invite_users_group` (members; never guests) and revoked by their
  * sender or administrators, invitation links by `create_multiuse_invite_group` (administrators).
@@ -34,6 +34,21 @@ export const REALM_RULES: readonly WriteRule[] = [
   adminOnly('PATCH /realm/linkifiers', (sc) => ({ path: '/realm/linkifiers', params: { ordered_linkifier_ids: [...sc.s.world.linkifiers.keys()].reverse() } })),
   adminOnly('POST /export/realm', () => ({ path: '/export/realm' })),
   adminOnly('DELETE /export/realm/{export_id:int}', (sc) => ({ path: `/export/realm/${sc.export}` })),
+  {
+    route: 'POST /realm/domains',
+    targets: { 'a new domain': (sc, as) => ({ path: '/realm/domains', params: { domain: `by-${as}.example`, allow_subdomains: false } }) },
+    refused: [refuse(below('owner'), 'a new domain', MUST_BE_OWNER)],
+  },
+  {
+    route: 'PATCH /realm/domains/{domain}',
+    targets: { 'a listed domain': () => ({ path: '/realm/domains/zulip.com', params: { allow_subdomains: true } }) },
+    refused: [refuse(below('owner'), 'a listed domain', MUST_BE_OWNER)],
+  },
+  {
+    route: 'DELETE /realm/domains/{domain}',
+    targets: { 'a listed domain': () => ({ path: '/realm/domains/zulip.com' }) },
+    refused: [refuse(below('owner'), 'a listed domain', MUST_BE_OWNER)],
+  },
   {
     route: 'POST /realm/deactivate',
     targets: { 'the organization': () => ({ path: '/realm/deactivate' }) },
