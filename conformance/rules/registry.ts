@@ -108,6 +108,7 @@ import { rules as profileFieldsChanges } from './realm/profile-fields-changes.js
 import { rules as profileData } from './realm/profile-data.js';
 import { rules as realmEmoji } from './realm/realm-emoji.js';
 import { rules as playgrounds } from './realm/playgrounds.js';
+import { rules as realmDomains } from './realm/realm-domains.js';
 import { rules as defaultStreamGroups } from './channels/default-stream-groups.js';
 import { rules as channelFolders } from './channels/channel-folders.js';
 import { rules as invites } from './realm/invites.js';
@@ -224,6 +225,7 @@ const RULE_FILES: ReadonlyArray<readonly Rule[]> = [
   profileData,
   realmEmoji,
   playgrounds,
+  realmDomains,
   defaultStreamGroups,
   channelFolders,
   invites,
