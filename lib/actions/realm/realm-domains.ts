@@ -5,7 +5,7 @@
  */
 import type { RealmDomain } from '../../entities/realm-records.js';
 import { badRequest } from '../../errors.js';
-import { domainError } from '../../input/domains.js';
+import { domainError } from '../../entities/domain-names.js';
 import { activeRealmUserIds } from '../../queries/users/access.js';
 import { REALM_PROPERTIES, realmProperty } from '../../settings/realm-properties.js';
 import type { World } from '../../state/world.js';

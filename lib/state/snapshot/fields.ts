@@ -14,7 +14,7 @@ import type { Attachment, CustomProfileField, Linkifier, RealmDomain, RealmEmoji
 import type { ScheduledMessage } from '../../entities/scheduled-message.js';
 import type { ChannelFolder } from '../../entities/stream.js';
 import { ROLES } from '../../entities/user.js';
-import { domainError } from '../../input/domains.js';
+import { domainError } from '../../entities/domain-names.js';
 import { group, groupRef, message, realm, recipient, stream, streamRef, subscription, time, user, userRef } from './entities.js';
 import {
   array, boolean, bytes, complete, defines, entity, integer, literal, map, nullable, number, optional, pastRef, perUser, record, ref, scalar, type Schema, set, string, table,

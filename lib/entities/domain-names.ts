@@ -3,7 +3,6 @@
  * first failing check gives the error, in its order. A label may end with one newline because
  * the real pattern's `$` also matches before a final newline.
  */
-import { codePointLength } from './topic-names.js';
 
 /** `validate_domain`'s own limit; the real column holds only `MAX_STORED_DOMAIN_LENGTH`. */
 const MAX_DOMAIN_LENGTH = 255;
@@ -11,11 +10,18 @@ const MAX_DOMAIN_LENGTH = 255;
 export const MAX_STORED_DOMAIN_LENGTH = 80;
 const LABEL = /^[a-z0-9-]*\n?$/;
 
+/** Length in code points, as the real server's `len` counts. */
+function codePoints(text: string): number {
+  let count = 0;
+  for (const _ of text) count += 1;
+  return count;
+}
+
 /** The reason `domain` is refused (without the `Invalid domain: ` prefix), or undefined. */
 export function domainError(domain: string): string | undefined {
   if (domain.length === 0) return "Domain can't be empty.";
   if (!domain.includes('.')) return 'Domain must have at least one dot (.)';
-  const length = codePointLength(domain);
+  const length = codePoints(domain);
   if (length > MAX_DOMAIN_LENGTH) return 'Domain is too long';
   if (domain.startsWith('.') || domain.endsWith('.')) return 'Domain cannot start or end with a dot (.)';
   for (const label of domain.split('.')) {
