@@ -50,7 +50,7 @@ const PATH_SAMPLES: ReadonlyMap<string, string> = new Map([
   ['export_id', '1'], ['draft_id', '3'], ['user_group_id', '17'], ['filter_id', '1'], ['reminder_id', '1'], ['scheduled_message_id', '1'], ['attachment_id', '1'],
   ['bot_id', '16'], ['muted_user_id', '12'], ['saved_snippet_id', '1'], ['emoji_name', 'green_tick'], ['fragment', 'narrow/is/alerted'],
   ['group_id', '1'], ['user_id_or_email', '10'], ['email', 'hamlet@zulip.com'], ['realm_id_str', '2'], ['filename', 'a/b.txt'],
-  ['channel_folder_id', '1'],
+  ['channel_folder_id', '1'], ['domain', 'zulip.com'],
 ]);
 
 /** Valid values of form parameters, by name, for the required parameters besides the one tried. */
@@ -68,6 +68,7 @@ const FORM_SAMPLES: ReadonlyMap<string, string> = new Map([
   ['pattern', '#(?P<id>[0-9]+)'], ['url_format_string', 'https://example.com/%(id)s'], ['scheduled_delivery_timestamp', '2000000000'],
   ['full_name', 'Sample Bot'], ['short_name', 'sample'], ['alert_words', '["sample"]'], ['data', '[{"id":1,"value":"1234"}]'],
   ['group_name', 'sample group'], ['stream_names', '["Rome"]'],
+  ['domain', 'sample.example.com'], ['allow_subdomains', 'true'],
   ['title', 'sample'], ['token', 'sample-token'], ['appid', 'org.zulip.Zulip'], ['email', 'someone@zulip.com'], ['to', 'Verona'],
 ]);
 
