@@ -44,6 +44,7 @@ export const realm = entity<Realm>('realm', {
   maxFileUploadSizeMib: number,
   emailAuthEnabled: boolean,
   canCreateUsers: boolean,
+  canChangeUserEmails: boolean,
   settings: complete(REALM_PERMISSION_SETTINGS, groupSetting),
   deactivated: optional(boolean),
 });
