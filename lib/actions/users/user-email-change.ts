@@ -16,7 +16,7 @@ import { notifyAvatarUrlChange } from './avatar-events.js';
  * realm-wide `canChangeUserEmails` option). The text is believed, not confirmed, to be the real one.
  */
 export function checkMayChangeUserEmails(world: World, actor: User): void {
-  if (!isAdministrator(actor) || !world.realm.canChangeUserEmails) throw badRequest('User not authorized to change user emails');
+  if (!isAdministrator(actor) || world.realm.canChangeUserEmails !== true) throw badRequest('User not authorized to change user emails');
 }
 
 /** The address to store, or undefined when it is the current one (nothing to do). */
