@@ -2,9 +2,11 @@
 import { Audience } from '../../state/audience.js';
 import { badRequest } from '../../errors.js';
 import { isAdministrator, isOwner, type User } from '../../entities/user.js';
+import { isValidEmail } from '../../input/email.js';
 import { realmProperty } from '../../settings/realm-properties.js';
 import type { World } from '../../state/world.js';
 import { canAccessUser } from './access.js';
+import { EMAIL_REFUSAL_TEXT, realmEmailRefusal } from '../realm/realm-domains.js';
 
 /** Active realm users who can access `target` (`get_user_ids_who_can_access_user`). */
 /** Active users who can access `target`, as an audience: realm-wide user events cost the open queues. */
@@ -72,4 +74,18 @@ function checkUniqueName(scope: UniqueNameScope, name: string): void {
       throw badRequest('Unique names required in this organization.');
     }
   }
+}
+
+/**
+ * A new address for an existing account, with the texts of the real server's
+ * `validate_email_change_request`: a valid address the realm takes (its domains, no disposable
+ * provider) that no account of the realm already has.
+ */
+export function checkNewEmailAddress(world: World, email: string): void {
+  if (!isValidEmail(email)) throw badRequest('Invalid address.');
+  const refusal = realmEmailRefusal(world, email);
+  if (refusal !== undefined) throw badRequest(EMAIL_REFUSAL_TEXT[refusal]);
+  const existing = world.usersByEmail.get(email.toLowerCase());
+  if (existing?.isSystemBot) throw badRequest('Reserved for system bots.');
+  if (existing) throw badRequest(existing.isActive ? 'Already has an account.' : 'Account has been deactivated.');
 }
