@@ -2,7 +2,8 @@
  * `emails_restricted_to_domains` and `disallow_disposable_email_addresses` where the real server
  * checks an address against the realm (`get_realm_email_validator`): creating a user
  * (`create_user_backend`), inviting (`do_invite_users`) and changing one's email
- * (`validate_email_change_request`), each with its own texts. After
+ * (`validate_email_change_request`, also behind an administrator's `new_email`), each with its
+ * own texts. After
  * zerver/tests/test_realm_domains.py `test_email_allowed_for_realm`.
  */
 import t from 'tap';
@@ -81,4 +82,12 @@ t.test('without the restriction, disposable providers are refused while disallow
 t.test('a restricted realm does not check for disposable providers: its domains are the list', async (t) => {
   const s = await restricted([['mailinator.com', false]]);
   t.equal((await createUser(s, 'x@mailinator.com')).status, 200);
+});
+
+t.test("with emails restricted, an administrator's new_email for another user is refused outside the realm's domains", async (t) => {
+  const s = await restricted();
+  const hamlet = s.id(MEMBER);
+  t.same(errorOf(await s.as(ADMIN).patch(`/users/${hamlet}`, { new_email: 'prince@example.com' })), bad('Outside your domain.'));
+  t.equal(s.world.users.get(hamlet)?.deliveryEmail, MEMBER);
+  t.equal((await s.as(ADMIN).patch(`/users/${hamlet}`, { new_email: 'prince@zulip.com' })).status, 200);
 });
