@@ -17,6 +17,7 @@ import type { World } from '../../state/world.js';
 import { syncRoleGroupsWithEvents } from '../groups/role-group-events.js';
 import { sendSubscriptionsAddedEvents, storeSubscriptions } from '../channels/subscription-changes.js';
 import { sendPeerEventsForUser } from '../channels/subscription-events.js';
+import { sendExportConsent } from '../realm/export-consent.js';
 
 /** Finds a target for an administrative operation (`access_user_by_id(..., for_admin=True)`). */
 export function accessUserForAdmin(world: World, actor: User, userId: number, options: { allowDeactivated: boolean; allowBots: boolean }): User {
@@ -66,6 +67,7 @@ export function createUser(world: World, input: NewUser): User {
     .filter((stream): stream is Stream => stream !== undefined && !stream.isArchived);
   const subscribed = storeSubscriptions(world, defaults, [user], new Map());
   announceNewUser(world, user);
+  sendExportConsent(world, user);
   syncRoleGroupsWithEvents(world, [user]);
   sendSubscriptionsAddedEvents(world, subscribed);
   return user;
@@ -151,6 +153,7 @@ export function reactivateUser(world: World, actor: User, userId: number): void 
     // Before level 222 a reactivated user was announced like a new one.
     announceNewUser(world, target);
   }
+  sendExportConsent(world, target);
   if (target.isBot && target.botOwnerId !== null) {
     world.events.send({ type: 'realm_bot', op: 'update', bot: { user_id: target.id, is_active: true } }, botAudienceIds(world, target));
   }
