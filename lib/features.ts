@@ -224,6 +224,7 @@ export const FEATURES = {
   INVITE_DEFAULT_CHANNELS_ALWAYS: f(342, 'invites may always include default channels'),
   STREAM_DELETE_EVENT_IDS: f(343, 'stream/delete event carries stream_ids; streams hold only stream_id'),
   CREATE_BOTS_GROUPS: f(344, 'register: realm_can_create_bots_group, realm_can_create_write_only_bots_group'),
+  TOPIC_LINK_WITH: f(347, 'topic links (#**channel>topic**) end in /with/ the oldest message'),
   GUEST_DM_WARNING: f(348, 'register: realm_enable_guest_user_dm_warning'),
   ADD_SUBSCRIBERS_WITHOUT_ACCESS: f(349, 'can_add_subscribers_group members may add to private channels'),
   HIDE_AI_FEATURES: f(350, 'hide_ai_features'),

@@ -206,7 +206,7 @@ export function checkMessage(world: World, sender: User, addressee: Addressee, r
     checkCanSendDirectMessage(world, sender, users, userIds);
     recipient = { kind: 'direct', userIds };
   }
-  const rendered = render(world, content);
+  const rendered = render(world, content, { actingUser: sender });
   const place = recipient.kind === 'stream' ? { stream: world.streams.get(recipient.streamId) as Stream, topic: recipient.topic } : null;
   checkMentionPermissions(world, rendered, place, sender, sender);
   return { recipient, content, rendered };
