@@ -87,6 +87,7 @@ import { rules as messageFetchNarrows } from './messages/message-fetch-narrows.j
 import { rules as messageFetchAccess } from './messages/message-fetch-access.js';
 import { rules as messageGet } from './messages/message-get.js';
 import { rules as messageRender } from './messages/message-render.js';
+import { rules as topicLinks } from './messages/topic-links.js';
 import { rules as bots } from './users/bots.js';
 import { rules as botsRoles } from './users/bots-roles.js';
 import { rules as botsUpdate } from './users/bots-update.js';
@@ -203,6 +204,7 @@ const RULE_FILES: ReadonlyArray<readonly Rule[]> = [
   messageFetchAccess,
   messageGet,
   messageRender,
+  topicLinks,
   bots,
   botsRoles,
   botsUpdate,

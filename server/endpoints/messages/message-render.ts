@@ -13,8 +13,9 @@ const renderMessage = authed({
   params: {
     content: str({ maxLength: MAX_RENDER_CONTENT_LENGTH }).required(),
   },
-  run({ world }, args) {
-    return { rendered: render(world, args.content) };
+  // The caller is the acting user, as the sender of the unsent message the real view renders.
+  run({ world, user }, args) {
+    return { rendered: render(world, args.content, { actingUser: user }) };
   },
 });
 
