@@ -128,6 +128,7 @@ export const FEATURES = {
   AUTO_FOLLOW_TOPICS: f(214, 'automatically_follow_topics_policy / automatically_unmute_topics_in_muted_streams_policy act on sends and reactions'),
   TYPING_STREAM_ID: f(215, "typing: stream_id parameter; 'private' type refused"),
   GUEST_INDICATOR: f(216, 'register: realm_enable_guest_user_indicator'),
+  PUSH_TEST_NOTIFICATION: f(217, 'POST /mobile_push/test_notification'),
   AUTOMATIC_VISIBILITY_POLICY_RESPONSE: f(218, 'send message: automatic_new_visibility_policy'),
   FOLLOWED_TOPICS: f(219, 'visibility_policy 3 (followed); default_view and escape_navigates_to_default_view renamed web_home_view and web_escape_navigates_to_home_view'),
   GUEST_PEER_AND_CREATE_EVENTS: f(220, 'guests get peer events for web-public and subscribed public channels, and web-public stream/create'),

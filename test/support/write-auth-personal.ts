@@ -77,6 +77,11 @@ export const PERSONAL_RULES: readonly WriteRule[] = [
     },
     refused: [refuse('bot', "the caller's device", NOT_FOR_BOTS)],
   },
+  {
+    route: 'POST /mobile_push/test_notification',
+    targets: { "the caller's devices": () => ({ path: '/mobile_push/test_notification', params: {} }) },
+    refused: [refuse('bot', "the caller's devices", NOT_FOR_BOTS)],
+  },
   ...(['POST', 'DELETE'] as const).flatMap((method) =>
     (['apns_device_token', 'android_gcm_reg_id'] as const).map(
       (kind): WriteRule => ({
