@@ -100,7 +100,7 @@ const testNotification: Rule = {
   writes: true,
   needs: ['second-member', 'member'],
   async run(ctx) {
-    if (ctx.featureLevel < TEST_NOTIFICATION_LEVEL) ctx.skip('POST /mobile_push/test_notification is new in level 217');
+    if (ctx.featureLevel < TEST_NOTIFICATION_LEVEL) ctx.skip('POST /mobile_push/test_notification is new in feature level 217');
     const client = ctx.as('second-member');
     const notRecognized = (reply: Reply, what: string): void => {
       expectEqual(expectError(reply, { status: 400, code: 'INVALID_PUSH_DEVICE_TOKEN' }).msg, 'Device not recognized', `the error message for ${what}`);

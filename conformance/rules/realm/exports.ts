@@ -100,12 +100,12 @@ async function consentOf(admin: ApiClient, userId: number): Promise<boolean> {
 const consentEvent: Rule = {
   id: 'exports/consent-event-to-administrators',
   title: 'from level 312 a member\'s allow_private_data_export change reaches administrators as realm_export_consent {user_id, consented}, agrees with the consents list, and does not reach a moderator',
-  endpoint: 'PATCH /settings, GET /events',
+  endpoint: 'PATCH /settings',
   section: 'api/get-events (realm_export_consent); api/get-realm-export-consents',
   writes: true,
   needs: ['admin', 'moderator', 'member'],
   async run(ctx) {
-    if (ctx.featureLevel < CONSENT_EVENT_LEVEL) ctx.skip('realm_export_consent is new in level 312');
+    if (ctx.featureLevel < CONSENT_EVENT_LEVEL) ctx.skip('realm_export_consent is new in feature level 312');
     const admin = ctx.as('admin');
     const member = ctx.identity('member').userId;
     const original = await consentOf(admin, member);
