@@ -274,6 +274,9 @@ export const FEATURES = {
   PARTIAL_SUBSCRIBERS: f(412, "include_subscribers 'partial'"),
   CHANNEL_FOLDER_ORDER: f(414, 'channel folders: order field, PATCH /channel_folders'),
   REMINDER_NOTE: f(415, 'reminders: note'),
+  ONBOARDING_STEPS: f(233, 'POST /users/me/onboarding_steps; onboarding_steps register state and event (were hotspots)'),
+  ONBOARDING_NOTICES_ONLY: f(259, 'onboarding steps: hotspot names no longer accepted'),
+  NAVIGATION_TOUR_VIDEO_URL: f(369, 'register: navigation_tour_video_url with onboarding_steps'),
 } as const satisfies Record<string, Feature>;
 
 export type FeatureName = keyof typeof FEATURES;

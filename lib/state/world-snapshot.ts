@@ -43,7 +43,7 @@ export class SnapshotError extends Error {
 }
 
 /** World fields that are not state (or are saved separately), and indexes rebuilt on load. */
-export const NOT_STATE: ReadonlySet<string> = new Set(['clock', 'events', 'ids', 'featureLevel', 'pushConfigured', 'delayed', 'usersByEmail', 'subscriptionsByUser', 'subscriptions']);
+export const NOT_STATE: ReadonlySet<string> = new Set(['clock', 'events', 'ids', 'featureLevel', 'pushConfigured', 'navigationTourVideoUrl', 'delayed', 'usersByEmail', 'subscriptionsByUser', 'subscriptions']);
 
 type Encoded = unknown;
 
