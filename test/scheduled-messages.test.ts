@@ -118,18 +118,24 @@ t.test('at its time the message is sent as the sender and leaves the list with a
 
 t.test('a send refused at delivery marks it failed, notifies the sender, and editing the time revives it', async (t) => {
   const s = testServer();
-  const id = await schedule(s, { type: 'direct', to: JSON.stringify([OTHELLO_ID]), content: 'hi', scheduled_delivery_timestamp: nowSeconds(s) + HOUR });
+  // 2100-01-01 00:00:07 UTC, so the notice's time text is known.
+  const at = 4_102_444_807;
+  const id = await schedule(s, { type: 'direct', to: JSON.stringify([OTHELLO_ID]), content: 'hi', scheduled_delivery_timestamp: at });
   const othello = s.world.users.get(OTHELLO_ID);
   if (othello) othello.isActive = false;
   const events = recordEvents(s);
-  s.clock.advance(HOUR * 1000);
+  s.clock.advance((at - nowSeconds(s)) * 1000);
   const item = s.world.scheduledMessages.get(id);
   t.same([item?.failed, item?.delivered], [true, false]);
   t.match(item?.failureMessage, /is no longer using Zulip\.$/);
   const update = events.find((e) => e.event.type === 'scheduled_messages');
   t.same([update?.event.op, (update?.event.scheduled_message as Record<string, unknown>).failed], ['update', true]);
   const notice = [...s.world.messages.values()].find((m) => m.senderId === 4);
-  t.match(notice?.content, /^The message you scheduled for <time:[^>]+> was not sent because of the following error:\n\n> /);
+  // send_failed_scheduled_message_notification: `str()` of the UTC datetime, then a space of its own.
+  t.equal(
+    notice?.content,
+    `The message you scheduled for <time:2100-01-01 00:00:07+00:00>  was not sent because of the following error:\n\n> ${item?.failureMessage}\n\n[View scheduled messages](#scheduled)`,
+  );
   t.same((await s.as(HAMLET).get('/scheduled_messages')).body.scheduled_messages.length, 1, 'failed ones stay listed');
   t.same(errorOf(await s.as(HAMLET).patch(`/scheduled_messages/${id}`, { content: 'retry' })), { status: 400, code: 'BAD_REQUEST', msg: 'Scheduled delivery time must be in the future.' });
   if (othello) othello.isActive = true;
@@ -176,4 +182,14 @@ t.test('the endpoints follow their levels: list and delete from 173, scheduling 
     ];
     t.same(got, statuses, `level ${level}`);
   }
+});
+
+t.test('reminders and scheduled messages draw their IDs from one sequence, as rows of one table do on the real server', async (t) => {
+  const s = testServer();
+  const first = await inAnHour(s);
+  const sent = await s.as(HAMLET).post('/messages', { type: 'stream', to: 'Verona', topic: 'ids', content: 'remind me' });
+  const reminder = await s.as(HAMLET).post('/reminders', { message_id: sent.body.id, scheduled_delivery_timestamp: nowSeconds(s) + HOUR });
+  const second = await inAnHour(s);
+  t.same([reminder.body.reminder_id, second], [first + 1, first + 2]);
+  t.same(errorOf(await s.as(HAMLET).delete(`/reminders/${first}`)), { status: 404, code: 'BAD_REQUEST', msg: 'Reminder does not exist' }, 'a scheduled message is not a reminder');
 });

@@ -63,7 +63,9 @@ t.test('a rich world (uploaded bytes included) saves and restores without a prob
   const restored = restoreWorld(doc);
   t.same([...(restored.attachments.get(attachmentId)?.bytes ?? [])], [...Buffer.from('file bytes')], 'the bytes of the upload survive');
   t.equal(restored.reminders.size, 1);
-  t.same(restored.scheduledMessages.get(1), s.world.scheduledMessages.get(1), 'the scheduled message survives');
+  // The reminder took ID 1 of the sequence reminders and scheduled messages share.
+  t.same(restored.scheduledMessages.get(2), s.world.scheduledMessages.get(2), 'the scheduled message survives');
+  t.ok(s.world.scheduledMessages.has(2));
   t.equal(restored.outbox.length, s.world.outbox.length);
 });
 
@@ -120,8 +122,8 @@ const BROKEN: readonly Broken[] = [
   },
   {
     what: 'a scheduled message to an unknown user',
-    edit: (doc) => setField(entity(doc, 'scheduledMessages', 1), 'recipient', { $object: [['kind', 'direct'], ['userIds', [10, 4242]]] }),
-    problems: [/^scheduledMessages\[1\]\.recipient\.userIds\[1\] .*: refers to an unknown user 4242$/],
+    edit: (doc) => setField(entity(doc, 'scheduledMessages', 2), 'recipient', { $object: [['kind', 'direct'], ['userIds', [10, 4242]]] }),
+    problems: [/^scheduledMessages\[2\]\.recipient\.userIds\[1\] .*: refers to an unknown user 4242$/],
   },
   {
     what: 'a message ID counter behind the newest message',

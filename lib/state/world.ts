@@ -51,13 +51,22 @@ export type IdKind =
   | 'channelFolder'
   | 'scheduledMessage';
 
+/**
+ * Kinds the real server keeps in one table, so they draw from one ID sequence: a reminder is a
+ * `ScheduledMessage` row there (`delivery_type` REMIND), and a client may see both kinds of ID.
+ */
+const SHARED_SEQUENCES: ReadonlyMap<IdKind, readonly IdKind[]> = new Map(
+  [['reminder', 'scheduledMessage'] as const].flatMap((kinds) => kinds.map((kind) => [kind, kinds] as const)),
+);
+
 /** Hands out increasing IDs per kind, starting above whatever the fixture used. */
 export class IdAllocator {
   private readonly last = new Map<IdKind, number>();
 
   next(kind: IdKind): number {
-    const id = (this.last.get(kind) ?? 0) + 1;
-    this.last.set(kind, id);
+    const sequence = SHARED_SEQUENCES.get(kind) ?? [kind];
+    const id = Math.max(...sequence.map((k) => this.last.get(k) ?? 0)) + 1;
+    for (const k of sequence) this.last.set(k, id);
     return id;
   }
 

@@ -21,8 +21,12 @@ export function nextScheduledMessageDue(world: World): number | undefined {
   return nextDue(world.scheduledMessages.values());
 }
 
-/** The `<time:...>` global time syntax of the delivery time. */
-const globalTime = (seconds: number): string => `<time:${new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, '+00:00')}>`;
+/**
+ * The delivery time as the real notice writes it: Python's `str()` of the stored UTC datetime
+ * (`2026-11-26 19:02:06+00:00`, whole seconds) in global time syntax, followed by a space that the
+ * sentence's own space doubles.
+ */
+const globalTime = (seconds: number): string => `<time:${new Date(seconds * 1000).toISOString().replace('T', ' ').replace(/\.\d{3}Z$/, '+00:00')}> `;
 
 function failureNotice(message: ScheduledMessage): string {
   return [
