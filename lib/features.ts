@@ -139,6 +139,7 @@ export const FEATURES = {
   PRESENCE_LIMITED_BY_ACCESS: f(228, 'presence limited to accessible users when configured'),
   WILDCARD_MENTION_ERROR_CODES: f(229, 'STREAM_WILDCARD_MENTION_NOT_ALLOWED / TOPIC_WILDCARD_MENTION_NOT_ALLOWED codes; topic wildcards limited too'),
   PUSH_END_TIMESTAMP: f(231, 'register: realm_push_notifications_enabled_end_timestamp'),
+  ONBOARDING_STEPS: f(233, 'POST /users/me/onboarding_steps; onboarding_steps register state and event (were hotspots)'),
   AUTO_FOLLOW_MENTIONED: f(235, 'automatically_follow_topics_where_mentioned'),
   READ_BY_SENDER: f(236, 'send message: read_by_sender'),
   ANNOUNCEMENT_RENAMES: f(241, 'register: *_announcements_stream_id (renamed), auth methods as objects'),
@@ -157,6 +158,7 @@ export const FEATURES = {
   REALM_URL: f(257, 'realm_url (realm_uri deprecated)'),
   CAN_MENTION_GROUP_OBJECT: f(258, 'can_mention_group accepts anonymous groups'),
   GROUP_SETTING_CHANGE_REQUEST: f(259, 'PATCH /user_groups/{user_group_id}: group settings as {new, old} (was a group ID)'),
+  ONBOARDING_NOTICES_ONLY: f(259, 'onboarding steps: hotspot names no longer accepted'),
   INVITE_DEFAULT_SUBSCRIPTIONS: f(261, 'invites: include_realm_default_subscriptions'),
   GET_USER_STATUS_ENDPOINT: f(262, 'GET /users/{user_id}/status'),
   PRESENCE_LAST_UPDATE_ID: f(263, 'presence last_update_id; slim_presence deprecated'),
@@ -243,6 +245,7 @@ export const FEATURES = {
   NARROW_IS_MUTED: f(366, 'narrow: is:muted'),
   RESOLVE_TOPICS_GROUP: f(367, 'register: realm_can_resolve_topics_group'),
   EDIT_SAVED_SNIPPET: f(368, 'PATCH /saved_snippets/{saved_snippet_id}'),
+  NAVIGATION_TOUR_VIDEO_URL: f(369, 'register: navigation_tour_video_url with onboarding_steps'),
   NO_TOPIC_ALIAS_MESSAGES: f(370, "'(no topic)' read as the empty topic when sending"),
   NO_TOPIC_ALIAS_TYPING: f(372, "'(no topic)' read as the empty topic in typing"),
   REGISTER_STREAMS_ARCHIVED: f(378, 'register: streams include archived channels for archived_channels clients'),
@@ -274,9 +277,6 @@ export const FEATURES = {
   PARTIAL_SUBSCRIBERS: f(412, "include_subscribers 'partial'"),
   CHANNEL_FOLDER_ORDER: f(414, 'channel folders: order field, PATCH /channel_folders'),
   REMINDER_NOTE: f(415, 'reminders: note'),
-  ONBOARDING_STEPS: f(233, 'POST /users/me/onboarding_steps; onboarding_steps register state and event (were hotspots)'),
-  ONBOARDING_NOTICES_ONLY: f(259, 'onboarding steps: hotspot names no longer accepted'),
-  NAVIGATION_TOUR_VIDEO_URL: f(369, 'register: navigation_tour_video_url with onboarding_steps'),
 } as const satisfies Record<string, Feature>;
 
 export type FeatureName = keyof typeof FEATURES;
