@@ -199,6 +199,7 @@ export const FEATURES = {
   CAN_LEAVE_GROUP: f(308, 'user groups: can_leave_group'),
   MOVE_BETWEEN_CHANNELS_GROUP: f(310, 'register: realm_can_move_messages_between_channels_group'),
   CREATE_GROUP_SUBGROUPS: f(311, 'create user group: subgroups; members endpoint add/delete_subgroups'),
+  CHANGE_USER_EMAILS: f(313, 'PATCH /users/{user_id}: new_email; PATCH /users/{email}'),
   CHANNEL_IS_ARCHIVED: f(315, 'channels: is_archived'),
   MOVE_BETWEEN_TOPICS_GROUP: f(316, 'register: realm_can_move_messages_between_topics_group'),
   CREATE_GROUP_RETURNS_ID: f(317, 'create user group returns group_id'),

@@ -94,6 +94,7 @@ import { rules as botsKeys } from './users/bots-keys.js';
 import { rules as botsEvents } from './users/bots-events.js';
 import { rules as createUser } from './users/create-user.js';
 import { rules as updateUser } from './users/update-user.js';
+import { rules as userEmail } from './users/user-email.js';
 import { rules as reactivateUser } from './users/reactivate-user.js';
 import { rules as deactivateOwnUser } from './users/deactivate-own-user.js';
 import { rules as alertWords } from './personal/alert-words.js';
@@ -211,6 +212,7 @@ const RULE_FILES: ReadonlyArray<readonly Rule[]> = [
   botsEvents,
   createUser,
   updateUser,
+  userEmail,
   reactivateUser,
   deactivateOwnUser,
   alertWords,

@@ -67,6 +67,13 @@ export interface Realm {
    * option (fixture `realm.canCreateUsers`, on in the development realm).
    */
   canCreateUsers: boolean;
+  /**
+   * Whether administrators may change other users' emails (`new_email` on `PATCH /users/...`).
+   * The real server requires a per-account `can_change_user_emails` flag that only a server
+   * administrator sets; here it is one realm-wide option (fixture `realm.canChangeUserEmails`,
+   * off by default as there, on in the development realm).
+   */
+  canChangeUserEmails: boolean;
   readonly settings: Map<RealmPermissionSetting, GroupSetting>;
   /** Set by `POST /realm/deactivate`: every authenticated request is then refused. */
   deactivated?: boolean;

@@ -20,13 +20,24 @@ export const USER_RULES: readonly WriteRule[] = [
       'another user': (sc) => ({ path: `/users/${sc.other}`, params: { full_name: 'Renamed' } }),
       "an owner's role": (sc) => ({ path: `/users/${sc.id('owner')}`, params: { role: 400 } }),
       'a deactivated user': (sc) => ({ path: `/users/${sc.deactivated}`, params: { full_name: 'Renamed' } }),
+      "another user's email": (sc, as) => ({ path: `/users/${sc.other}`, params: { new_email: `moved-${as}@zulip.com` } }),
     },
     refused: [
       refuse(below('administrator'), 'another user', INSUFFICIENT),
       refuse(below('administrator'), "an owner's role", INSUFFICIENT),
       refuse('administrator', "an owner's role", MUST_BE_OWNER),
       refuse(below('administrator'), 'a deactivated user', INSUFFICIENT),
+      refuse(below('administrator'), "another user's email", INSUFFICIENT),
     ],
+  },
+  {
+    // Level 313: found as GET /users/{email} finds them (othello's API email), then as above.
+    route: 'PATCH /users/{email}',
+    targets: {
+      'another user': (sc) => ({ path: `/users/user${sc.other}@zulipdev.com`, params: { full_name: 'Renamed' } }),
+      "another user's email": (sc, as) => ({ path: `/users/user${sc.other}@zulipdev.com`, params: { new_email: `moved-${as}@zulip.com` } }),
+    },
+    refused: [refuse(below('administrator'), 'another user', INSUFFICIENT), refuse(below('administrator'), "another user's email", INSUFFICIENT)],
   },
   {
     route: 'DELETE /users/{user_id:int}',

@@ -7,15 +7,15 @@
  */
 import { EMAIL_VISIBILITY, type SettingValue, type User } from '../../entities/user.js';
 import { FEATURES } from '../../features.js';
-import { mediumAvatarUrl } from '../../queries/register/realm-user-state.js';
 import { LEGACY_DISPLAY, LEGACY_NOTIFICATIONS } from '../../queries/register/settings-state.js';
 import { canonicalTimeZone, deliveryEmailViewers, languageName } from '../../queries/personal/user-settings.js';
 import { userIdsWhoCanAccess } from '../../queries/users/users-admin.js';
-import { apiEmail, avatarUrl } from '../../queries/users/users.js';
+import { apiEmail } from '../../queries/users/users.js';
 import { SETTINGS_BY_NAME } from '../../settings/user-settings.js';
 import type { World } from '../../state/world.js';
 import { deleteAllDraftsOf } from './drafts.js';
 import { applyPresenceEnabled } from '../users/presence.js';
+import { notifyAvatarUrlChange } from '../users/avatar-events.js';
 
 /** The stored value of a setting (`timezone` lives on the user, the others in its settings map). */
 export function currentSetting(user: User, name: string): SettingValue | undefined {
@@ -59,14 +59,7 @@ function sendEmailVisibilityEvents(world: World, user: User, before: ReadonlyMap
   if (previous !== everyone && user.settings.get('email_address_visibility') !== everyone) return;
   const recipients = userIdsWhoCanAccess(world, user);
   world.events.send({ type: 'realm_user', op: 'update', person: { user_id: user.id, new_email: apiEmail(world, user) } }, recipients);
-  const avatar = {
-    avatar_source: user.avatarSource,
-    avatar_url: avatarUrl(world, user, false),
-    avatar_url_medium: mediumAvatarUrl(world, user),
-    avatar_version: user.avatarVersion,
-    user_id: user.id,
-  };
-  world.events.send({ type: 'realm_user', op: 'update', person: avatar }, recipients);
+  notifyAvatarUrlChange(world, user);
 }
 
 /**

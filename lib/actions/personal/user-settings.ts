@@ -9,13 +9,12 @@
  * leaves the new password in place.
  */
 import { timingSafeEqual } from 'node:crypto';
-import { isValidEmail } from '../../input/email.js';
 import { badRequest } from '../../errors.js';
 import { isAdministrator, type SettingValue, type User } from '../../entities/user.js';
 import { realmProperty } from '../../settings/realm-properties.js';
 import type { RateLimiter } from '../../state/rate-limit.js';
 import { isAvailableLanguage } from '../../queries/personal/user-settings.js';
-import { checkFullName, accessAudience } from '../../queries/users/users-admin.js';
+import { checkFullName, accessAudience, checkNewEmailAddress } from '../../queries/users/users-admin.js';
 import type { World } from '../../state/world.js';
 import { applySetting, currentSetting } from './user-setting-effects.js';
 import { checkSettingsValues } from '../realm/user-settings-defaults.js';
@@ -72,10 +71,7 @@ function checkEmailChange(world: World, user: User, requested: string): boolean 
   }
   const email = requested.trim();
   if (email === user.deliveryEmail) return false;
-  if (!isValidEmail(email)) throw badRequest('Invalid address.');
-  const existing = world.usersByEmail.get(email.toLowerCase());
-  if (existing?.isSystemBot) throw badRequest('Reserved for system bots.');
-  if (existing) throw badRequest(existing.isActive ? 'Already has an account.' : 'Account has been deactivated.');
+  checkNewEmailAddress(world, email);
   return true;
 }
 

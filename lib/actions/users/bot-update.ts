@@ -7,12 +7,12 @@ import { badRequest } from '../../errors.js';
 import type { Role, User } from '../../entities/user.js';
 import { activeRealmUserIds } from '../../queries/users/access.js';
 import { botAudienceIds, botDict, botProfileOf, streamNameOrNull } from '../../queries/users/bots.js';
-import { mediumAvatarUrl } from '../../queries/register/realm-user-state.js';
 import { checkFullName, userIdsWhoCanAccess } from '../../queries/users/users-admin.js';
 import { apiEmail, avatarUrl } from '../../queries/users/users.js';
 import type { World } from '../../state/world.js';
 import { accessBotById, accessStreamByName, checkBotNameAvailable, checkBotRoleChange, checkInterfaceType } from './bot-input.js';
 import { syncRoleGroupsWithEvents } from '../groups/role-group-events.js';
+import { notifyAvatarUrlChange } from './avatar-events.js';
 
 export interface BotPatch {
   readonly fullName?: string;
@@ -77,15 +77,7 @@ function changeOwner(world: World, bot: User, owner: User): void {
 function changeAvatar(world: World, bot: User): void {
   bot.avatarSource = 'U';
   bot.avatarVersion += 1;
-  sendBotUpdate(world, bot, { avatar_url: avatarUrl(world, bot, false) });
-  const person = {
-    avatar_source: bot.avatarSource,
-    avatar_url: avatarUrl(world, bot, false),
-    avatar_url_medium: mediumAvatarUrl(world, bot),
-    avatar_version: bot.avatarVersion,
-    user_id: bot.id,
-  };
-  world.events.send({ type: 'realm_user', op: 'update', person }, userIdsWhoCanAccess(world, bot));
+  notifyAvatarUrlChange(world, bot);
 }
 
 function renameBot(world: World, bot: User, requested: string): void {

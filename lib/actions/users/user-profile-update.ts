@@ -1,6 +1,7 @@
 /**
  * `PATCH /users/{user_id}` (OpenAPI update-user; the real server's `update_user_backend`): an
- * administrator changes another user's full name, role and custom profile fields.
+ * administrator changes another user's full name, role, custom profile fields and (level 313)
+ * email.
  */
 import { badRequest, mustBeAdministrator, mustBeOwner } from '../../errors.js';
 import { parseFieldData } from '../../input/profile-field-data.js';
@@ -13,6 +14,7 @@ import { render } from '../../rendering/render.js';
 import type { World } from '../../state/world.js';
 import { syncRoleGroupsWithEvents } from '../groups/role-group-events.js';
 import { accessUserForAdmin } from './users-admin.js';
+import { changeDeliveryEmail, checkMayChangeUserEmails, planEmailChange } from './user-email-change.js';
 
 export interface ProfileDataEntry {
   readonly id: number;
@@ -23,6 +25,8 @@ export interface UserUpdate {
   readonly fullName?: string;
   readonly role?: Role;
   readonly profileData?: readonly ProfileDataEntry[];
+  /** Level 313; needs the requester's permission to change emails. */
+  readonly newEmail?: string;
 }
 
 /** Text field limits: short text, external account and pronouns 50; long text 500. */
@@ -95,6 +99,7 @@ function planProfileData(world: World, entries: readonly ProfileDataEntry[]): Pl
 /** Validates every part first, then applies role, name and profile data with their events. */
 export function updateUser(world: World, actor: User, userId: number, update: UserUpdate): void {
   const target = accessUserForAdmin(world, actor, userId, { allowDeactivated: true, allowBots: true });
+  if (update.newEmail !== undefined) checkMayChangeUserEmails(world, actor);
   const role = update.role;
   const roleChanges = role !== undefined && role !== target.role;
   if (roleChanges) {
@@ -107,6 +112,7 @@ export function updateUser(world: World, actor: User, userId: number, update: Us
   const raw = update.fullName;
   const fullName = raw !== undefined && raw !== target.fullName && raw.trim() !== '' ? checkFullName(raw, { world, exceptUserId: target.id }) : undefined;
   const fields = update.profileData === undefined ? [] : planProfileData(world, update.profileData);
+  const newEmail = update.newEmail === undefined ? undefined : planEmailChange(world, target, update.newEmail);
 
   if (roleChanges) {
     target.role = role;
@@ -119,6 +125,7 @@ export function updateUser(world: World, actor: User, userId: number, update: Us
     // A bot's owner and the administrators keep bot records with the name too.
     if (target.isBot) world.events.send({ type: 'realm_bot', op: 'update', bot: { user_id: target.id, full_name: fullName } }, botAudienceIds(world, target));
   }
+  if (newEmail !== undefined) changeDeliveryEmail(world, target, newEmail);
   for (const { field, value } of fields) {
     const previous = target.profileData.get(field.id) ?? null;
     if (previous === value) continue;

@@ -2,6 +2,7 @@
 import { Audience } from '../../state/audience.js';
 import { badRequest } from '../../errors.js';
 import { isAdministrator, isOwner, type User } from '../../entities/user.js';
+import { isValidEmail } from '../../input/email.js';
 import { realmProperty } from '../../settings/realm-properties.js';
 import type { World } from '../../state/world.js';
 import { canAccessUser } from './access.js';
@@ -72,4 +73,15 @@ function checkUniqueName(scope: UniqueNameScope, name: string): void {
       throw badRequest('Unique names required in this organization.');
     }
   }
+}
+
+/**
+ * A new address for an existing account, with the texts of the real server's
+ * `validate_email_change_request`: a valid address no account of the realm already has.
+ */
+export function checkNewEmailAddress(world: World, email: string): void {
+  if (!isValidEmail(email)) throw badRequest('Invalid address.');
+  const existing = world.usersByEmail.get(email.toLowerCase());
+  if (existing?.isSystemBot) throw badRequest('Reserved for system bots.');
+  if (existing) throw badRequest(existing.isActive ? 'Already has an account.' : 'Account has been deactivated.');
 }

@@ -146,6 +146,19 @@ export function accessUserById(world: World, viewer: User, userId: number, looku
   return target;
 }
 
+/**
+ * `GET /users/{email}`'s lookup: the user whose API email this is, or whose delivery email it is
+ * when the viewer may see that address; case-insensitive; `No such user` otherwise.
+ */
+export function userByEmailFor(world: World, viewer: User, email: string): User {
+  const lower = email.toLowerCase();
+  for (const user of world.users.values()) {
+    if (user.isSystemBot) continue;
+    if (apiEmail(world, user).toLowerCase() === lower || (user.deliveryEmail.toLowerCase() === lower && canSeeDeliveryEmail(viewer, user))) return user;
+  }
+  throw badRequest('No such user');
+}
+
 /** Finds a user by API email or delivery email, case-insensitively. */
 export function userByAnyEmail(world: World, email: string): User | undefined {
   const lower = email.toLowerCase();

@@ -44,6 +44,8 @@ export const realm = entity<Realm>('realm', {
   maxFileUploadSizeMib: number,
   emailAuthEnabled: boolean,
   canCreateUsers: boolean,
+  // Absent from files saved before the option existed: read as off.
+  canChangeUserEmails: optional(boolean),
   settings: complete(REALM_PERMISSION_SETTINGS, groupSetting),
   deactivated: optional(boolean),
 });

@@ -1,16 +1,17 @@
 /**
  * User administration (sections 3.2 and 4.15): `POST /users`, `PATCH /users/{user_id}`,
- * `DELETE /users/{user_id}` and `POST /users/{user_id}/reactivate`.
+ * `PATCH /users/{email}` (313), `DELETE /users/{user_id}` and `POST /users/{user_id}/reactivate`.
  */
-import { type ProfileDataEntry, updateUser } from '../../../lib/actions/users/user-profile-update.js';
+import { type ProfileDataEntry, updateUser, type UserUpdate } from '../../../lib/actions/users/user-profile-update.js';
 import { createUser, deactivateUser, reactivateUser } from '../../../lib/actions/users/users-admin.js';
 import { mustBeAdministrator } from '../../../lib/errors.js';
 import { isAdministrator, type Role, ROLES } from '../../../lib/entities/user.js';
 import { FEATURES } from '../../../lib/features.js';
 import { int, list, nullable, object, oneOf, required, str as strSchema, union } from '../../../lib/input/schema.js';
 import { authed, type RouteDef } from '../../app/endpoint.js';
-import { json, str } from '../../app/params.js';
+import { json, type ParamValues, str } from '../../app/params.js';
 import { MAX_USER_IDS } from '../../../lib/input/limits.js';
+import { userByEmailFor } from '../../../lib/queries/users/users.js';
 
 const targetId = (path: ReadonlyMap<string, string>): number => Number(path.get('user_id'));
 
@@ -49,18 +50,37 @@ const reactivateUserEndpoint = authed({
 
 const profileDataEntry = object({ id: required(int), value: required(nullable(union(strSchema, list(int, MAX_USER_IDS)))) });
 
+const updateUserParams = {
+  full_name: str(),
+  role: json(oneOf(int, ROLES)),
+  profile_data: json(list(profileDataEntry)),
+  new_email: str().availableFrom(FEATURES.CHANGE_USER_EMAILS),
+};
+
+function userUpdate(args: ParamValues<typeof updateUserParams>): UserUpdate {
+  return {
+    ...(args.full_name === undefined ? {} : { fullName: args.full_name }),
+    ...(args.role === undefined ? {} : { role: args.role as Role }),
+    ...(args.profile_data === undefined ? {} : { profileData: args.profile_data as ProfileDataEntry[] }),
+    ...(args.new_email === undefined ? {} : { newEmail: args.new_email }),
+  };
+}
+
 const updateUserEndpoint = authed({
-  params: {
-    full_name: str(),
-    role: json(oneOf(int, ROLES)),
-    profile_data: json(list(profileDataEntry)),
-  },
+  params: updateUserParams,
   run({ world, user, path }, args) {
-    updateUser(world, user, targetId(path), {
-      ...(args.full_name === undefined ? {} : { fullName: args.full_name }),
-      ...(args.role === undefined ? {} : { role: args.role as Role }),
-      ...(args.profile_data === undefined ? {} : { profileData: args.profile_data as ProfileDataEntry[] }),
-    });
+    updateUser(world, user, targetId(path), userUpdate(args));
+    return {};
+  },
+});
+
+/** Level 313: the same update, the user found as `GET /users/{email}` finds them. */
+const updateUserByEmailEndpoint = authed({
+  since: FEATURES.CHANGE_USER_EMAILS,
+  params: updateUserParams,
+  run({ world, user, path }, args) {
+    const target = userByEmailFor(world, user, path.get('email') ?? '');
+    updateUser(world, user, target.id, userUpdate(args));
     return {};
   },
 });
@@ -69,4 +89,5 @@ export const routes: RouteDef[] = [
   { path: '/users', methods: { POST: createUserEndpoint } },
   { path: '/users/{user_id:int}', methods: { PATCH: updateUserEndpoint, DELETE: deactivateUserEndpoint } },
   { path: '/users/{user_id:int}/reactivate', methods: { POST: reactivateUserEndpoint } },
+  { path: '/users/{email}', methods: { PATCH: updateUserByEmailEndpoint } },
 ];

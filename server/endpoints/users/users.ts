@@ -1,10 +1,9 @@
 /** Reading users: `GET /users`, `GET /users/me`, `GET /users/{user_id}` (sections 2.3, 4.21), by email. */
-import { badRequest } from '../../../lib/errors.js';
 import type { User } from '../../../lib/entities/user.js';
 import { FEATURES } from '../../../lib/features.js';
 import { canAccessUser } from '../../../lib/queries/users/access.js';
 import { maxReceivedMessageId } from '../../../lib/queries/messages/message-state.js';
-import { accessUserById, apiEmail, canSeeDeliveryEmail, inaccessibleUserPlaceholder, toApiUser, type UserViewOptions } from '../../../lib/queries/users/users.js';
+import { accessUserById, inaccessibleUserPlaceholder, toApiUser, userByEmailFor, type UserViewOptions } from '../../../lib/queries/users/users.js';
 import { render } from '../../../lib/rendering/render.js';
 import { bool, int, list } from '../../../lib/input/schema.js';
 import type { World } from '../../../lib/state/world.js';
@@ -70,13 +69,7 @@ const getOwnUser = authed({
 const getUserByEmail = authed({
   params: userViewParams,
   run({ world, user, path }, args) {
-    const email = (path.get('email') ?? '').toLowerCase();
-    const target = [...world.users.values()].find(
-      (u) =>
-        !u.isSystemBot &&
-        (apiEmail(world, u).toLowerCase() === email || (u.deliveryEmail.toLowerCase() === email && canSeeDeliveryEmail(user, u))),
-    );
-    if (!target) throw badRequest('No such user');
+    const target = userByEmailFor(world, user, path.get('email') ?? '');
     const found = accessUserById(world, user, target.id, { allowDeactivated: true, allowBots: true });
     return { user: toApiUser(world, found, user, viewOptions(world, args)) };
   },
