@@ -69,6 +69,7 @@ const FORM_SAMPLES: ReadonlyMap<string, string> = new Map([
   ['full_name', 'Sample Bot'], ['short_name', 'sample'], ['alert_words', '["sample"]'], ['data', '[{"id":1,"value":"1234"}]'],
   ['group_name', 'sample group'], ['stream_names', '["Rome"]'],
   ['title', 'sample'], ['token', 'sample-token'], ['appid', 'org.zulip.Zulip'], ['email', 'someone@zulip.com'], ['to', 'Verona'],
+  ['onboarding_step', 'intro_inbox_view_modal'],
 ]);
 
 /** Values that only make sense together, by endpoint (`METHOD route`); they win over FORM_SAMPLES. */

@@ -91,6 +91,11 @@ export const PERSONAL_RULES: readonly WriteRule[] = [
       }),
     ),
   ),
+  {
+    route: 'POST /users/me/onboarding_steps',
+    targets: { "the caller's own steps": () => ({ path: '/users/me/onboarding_steps', params: { onboarding_step: 'intro_inbox_view_modal' } }) },
+    refused: [refuse('bot', "the caller's own steps", NOT_FOR_BOTS)],
+  },
   open('POST /users/me/api_key/regenerate', "replaces the caller's own key; bots may too, as the real view says"),
   {
     route: 'PATCH /users/me/profile_data',

@@ -2,6 +2,7 @@
  * Creating, deactivating and reactivating users (sections 3.2 and 4.15; the real server's
  * `create_user_backend`, `deactivate_user_backend`, `reactivate_user_backend`).
  */
+import { markCreationSteps } from './onboarding-steps.js';
 import { generateApiKey } from '../../state/api-key.js';
 import { isValidEmail } from '../../input/email.js';
 import { badRequest, mustBeOwner } from '../../errors.js';
@@ -59,6 +60,7 @@ export function createUser(world: World, input: NewUser): User {
     isSystemBot: false,
   };
   world.addUser(user);
+  markCreationSteps(world, user.id);
   // Subscribed before the announcement (who may access the user depends on shared channels),
   // announced to the channels' peers after it, as `do_create_user` does.
   const defaults = [...world.defaultStreamIds]
