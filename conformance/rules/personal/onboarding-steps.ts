@@ -49,7 +49,7 @@ const unknownStep: Rule = {
 
 const markSeen: Rule = {
   id: 'onboarding-steps/mark-seen-event-and-register',
-  title: 'marking a listed step is an empty success; an onboarding_steps event lists the other steps in order, POST /register agrees, and marking it again succeeds with the same list; navigation_tour_video_url is a string or null from level 369',
+  title: 'marking a listed step is an empty success; an onboarding_steps event lists the other steps in order, POST /register agrees, and marking it again succeeds with the same list; navigation_tour_video_url is a string or null from level 369 and absent before',
   endpoint: 'POST /users/me/onboarding_steps',
   section: SECTION,
   levels: { min: ONBOARDING_STEPS_LEVEL },
@@ -60,6 +60,7 @@ const markSeen: Rule = {
     const stream = await openStream(ctx, client, ['onboarding_steps'], {}, "the throwaway user's queue");
     const steps = namesIn(stream.state, 'POST /register onboarding_steps');
     if (ctx.featureLevel >= TOUR_VIDEO_LEVEL) expectShape(stream.state.navigation_tour_video_url, v.nullable(v.string()), 'navigation_tour_video_url');
+    else expectEqual('navigation_tour_video_url' in stream.state, false, `navigation_tour_video_url in POST /register below level ${TOUR_VIDEO_LEVEL}`);
     const chosen = steps.at(-1);
     if (chosen === undefined) return ctx.skip('the new user has no onboarding step to see (tutorial disabled on this server)');
     const rest = steps.slice(0, -1);
