@@ -8,7 +8,7 @@ import type { User } from '../lib/entities/user.js';
 import type { ChatApp } from '../server/app/app.js';
 import { mapJsonBody, type Mutation } from './support/conformance.js';
 import { cutTo } from './support/power-cuts.js';
-import { asUser, badRequestAnswer, type Breakage, caller, eachBreakageFailsItsRule, errorsSucceed, formOf, idIn, is, jsonParam, mapEvents, passesUnbroken, rewriteParam, SUCCESS, withForm } from './support/power-mutations.js';
+import { asUser, badRequestAnswer, type Breakage, caller, eachBreakageFailsItsRule, errorsSucceed, formOf, idIn, is, jsonParam, mapAnswers, mapEvents, passesUnbroken, rewriteParam, SUCCESS, withForm } from './support/power-mutations.js';
 
 const PERSONAL_LIST_RULES = ['alert-words/*', 'muted-users/*', 'saved-snippets/*', 'legacy-push/*', 'settings/*', 'presence/user-presence-no-data-and-deactivated', 'presence/realm-presence-readable-by-guest'];
 
@@ -18,6 +18,7 @@ const SNIPPETS = /^\/saved_snippets$/;
 const SNIPPET = /^\/saved_snippets\/\d+$/;
 const APNS = /^\/users\/me\/apns_device_token$/;
 const ANDROID = /^\/users\/me\/android_gcm_reg_id$/;
+const TEST_NOTIFICATION = /^\/mobile_push\/test_notification$/;
 const SETTINGS = /^\/settings$/;
 const PRESENCE = /^\/users\/\d+\/presence$/;
 
@@ -148,6 +149,23 @@ const BREAKAGES: readonly Breakage[] = [
     what: 'removing an unknown token succeeds',
     rule: 'legacy-push/register-and-remove',
     mutate: errorsSucceed('DELETE', ANDROID),
+  },
+  {
+    what: 'a test notification to an unknown token succeeds',
+    rule: 'legacy-push/test-notification',
+    mutate: errorsSucceed('POST', TEST_NOTIFICATION),
+  },
+  {
+    what: 'an unrecognized device is a plain BAD_REQUEST',
+    rule: 'legacy-push/test-notification',
+    mutate: mapAnswers('POST', TEST_NOTIFICATION, (body) => {
+      if (body.code === 'INVALID_PUSH_DEVICE_TOKEN') body.code = 'BAD_REQUEST';
+    }),
+  },
+  {
+    what: 'a test notification to the caller\'s own device is refused',
+    rule: 'legacy-push/test-notification',
+    mutate: (request, next) => (is(request, 'POST', TEST_NOTIFICATION) && formOf(request).has('token') ? Promise.resolve(badRequestAnswer('Device not recognized')) : next(request)),
   },
   {
     what: 'an email batching period of 0 s is dropped instead of refused',

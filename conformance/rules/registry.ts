@@ -87,6 +87,7 @@ import { rules as messageFetchNarrows } from './messages/message-fetch-narrows.j
 import { rules as messageFetchAccess } from './messages/message-fetch-access.js';
 import { rules as messageGet } from './messages/message-get.js';
 import { rules as messageRender } from './messages/message-render.js';
+import { rules as topicLinks } from './messages/topic-links.js';
 import { rules as bots } from './users/bots.js';
 import { rules as botsRoles } from './users/bots-roles.js';
 import { rules as botsUpdate } from './users/bots-update.js';
@@ -99,6 +100,7 @@ import { rules as reactivateUser } from './users/reactivate-user.js';
 import { rules as deactivateOwnUser } from './users/deactivate-own-user.js';
 import { rules as alertWords } from './personal/alert-words.js';
 import { rules as mutedUsers } from './personal/muted-users.js';
+import { rules as onboardingSteps } from './personal/onboarding-steps.js';
 import { rules as savedSnippets } from './personal/saved-snippets.js';
 import { rules as legacyPush } from './personal/legacy-push.js';
 import { rules as settings } from './personal/settings.js';
@@ -205,6 +207,7 @@ const RULE_FILES: ReadonlyArray<readonly Rule[]> = [
   messageFetchAccess,
   messageGet,
   messageRender,
+  topicLinks,
   bots,
   botsRoles,
   botsUpdate,
@@ -217,6 +220,7 @@ const RULE_FILES: ReadonlyArray<readonly Rule[]> = [
   deactivateOwnUser,
   alertWords,
   mutedUsers,
+  onboardingSteps,
   savedSnippets,
   legacyPush,
   settings,

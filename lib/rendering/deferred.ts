@@ -16,8 +16,14 @@ import { renderMarkdown } from './markdown/setup.js';
 /** The longest content left for later (longer messages are rare and rendered at once). */
 const MAX_DEFERRED_LENGTH = 2000;
 
-/** Whether `source` can be rendered later as it would be now: no `@`, so it mentions nobody. */
-export const canRenderLater = (source: string): boolean => source.length <= MAX_DEFERRED_LENGTH && !source.includes('@');
+/** The start of a topic or message link, `#**channel>` (linear: one character class). */
+const TOPIC_LINK_START = /#\*\*[^*>]*>/;
+
+/**
+ * Whether `source` can be rendered later as it would be now: no `@`, so it mentions nobody, and no
+ * `#**channel>`, so it links no topic (whose `/with/` operand depends on the messages sent before it).
+ */
+export const canRenderLater = (source: string): boolean => source.length <= MAX_DEFERRED_LENGTH && !source.includes('@') && !TOPIC_LINK_START.test(source);
 
 /** The first of `items` under each name (as the live lookups, which walk the same order, find). */
 function firstByName<T, K>(items: Iterable<T>, key: (item: T) => K | undefined, target: (item: T) => unknown): Map<K, unknown> {

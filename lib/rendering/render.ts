@@ -7,10 +7,13 @@ import { renderMarkdown } from './markdown/setup.js';
 import { boolSetting, type User } from '../entities/user.js';
 import { realmProperty } from '../settings/realm-properties.js';
 import type { World } from '../state/world.js';
+import { publicHistoryOnly, type ReadableTopic, topicLinkMessageId } from './topic-with.js';
 
 /** Who the content is rendered for: the sender's `translate_emoticons` applies. */
 export interface RenderOptions {
   readonly sender?: User;
+  /** What the acting user (the real server's `acting_user`) reads of a topic a link names. */
+  readonly readableTopic?: ReadableTopic;
 }
 
 /** The realm data the renderer reads, looked up lazily from `world`. */
@@ -55,6 +58,7 @@ export function markdownContext(world: World, options: RenderOptions = {}): Mark
       }
       return undefined;
     },
+    topicLinkMessageId: (streamId, topic) => topicLinkMessageId(world, options.readableTopic ?? publicHistoryOnly, streamId, topic),
     linkifiers: [...world.linkifiers.values()].sort((a, b) => a.order - b.order || a.id - b.id),
     realmUrl: world.realm.url ?? undefined,
   };

@@ -43,7 +43,7 @@ export class SnapshotError extends Error {
 }
 
 /** World fields that are not state (or are saved separately), and indexes rebuilt on load. */
-export const NOT_STATE: ReadonlySet<string> = new Set(['clock', 'events', 'ids', 'featureLevel', 'pushConfigured', 'delayed', 'usersByEmail', 'subscriptionsByUser', 'subscriptions']);
+export const NOT_STATE: ReadonlySet<string> = new Set(['clock', 'events', 'ids', 'featureLevel', 'pushConfigured', 'navigationTourVideoUrl', 'delayed', 'usersByEmail', 'subscriptionsByUser', 'subscriptions']);
 
 type Encoded = unknown;
 
@@ -139,10 +139,10 @@ export function checkSnapshot(document: unknown): WorldSnapshot {
  * A new World holding the snapshot's state, once the whole document was checked. Fields the
  * snapshot lacks (other than the realm) keep the empty state of a new World.
  */
-export function restoreWorld(document: unknown, options: { clock?: Clock } = {}): World {
+export function restoreWorld(document: unknown, options: { clock?: Clock; navigationTourVideoUrl?: string | null } = {}): World {
   const read = readSnapshot(document);
   if (read.problems.length > 0) throw new SnapshotError(read.problems);
-  const world = new World({ clock: options.clock ?? systemClock, featureLevel: read.featureLevel, pushConfigured: read.pushConfigured });
+  const world = new World({ clock: options.clock ?? systemClock, featureLevel: read.featureLevel, pushConfigured: read.pushConfigured, navigationTourVideoUrl: options.navigationTourVideoUrl ?? null });
   for (const [kind, id] of read.counters) world.ids.reserve(kind, id);
   const target = world as unknown as Record<string, unknown>;
   for (const [name, value] of read.fields) {

@@ -134,12 +134,15 @@ export interface WorldOptions {
   readonly pushConfigured?: boolean;
   /** Presence writes and event delivery happen a random 0..N ms after the answer (lib/state/delivery-delay.ts). */
   readonly deliveryDelayMs?: number;
+  /** The server's navigation tour video (`NAVIGATION_TOUR_VIDEO_URL`); none by default, which hides that onboarding step. */
+  readonly navigationTourVideoUrl?: string | null;
 }
 
 export class World {
   readonly clock: Clock;
   readonly featureLevel: number;
   readonly pushConfigured: boolean;
+  readonly navigationTourVideoUrl: string | null;
   readonly ids = new IdAllocator();
   readonly events = new EventHub();
   /** The delivery delay's pipeline, when the world has one. */
@@ -184,6 +187,8 @@ export class World {
   readonly alertWords = new Map<number, string[]>();
   /** User ID to the users it muted, in muting order, with the time (seconds since the epoch). */
   readonly mutedUsers = new Map<number, Array<{ readonly id: number; readonly timestamp: number }>>();
+  /** User ID to the onboarding steps that user has seen, in marking order. */
+  readonly onboardingSteps = new Map<number, string[]>();
   /** Saved snippets by ID. */
   readonly savedSnippets = new Map<number, SavedSnippet>();
   /** Legacy mobile push tokens (`/users/me/apns_device_token`, `/users/me/android_gcm_reg_id`). */
@@ -204,6 +209,7 @@ export class World {
     this.clock = options.clock;
     this.featureLevel = options.featureLevel ?? MAX_FEATURE_LEVEL;
     this.pushConfigured = options.pushConfigured ?? false;
+    this.navigationTourVideoUrl = options.navigationTourVideoUrl ?? null;
     if (options.deliveryDelayMs) {
       const pipeline = new DeliveryPipeline(options.deliveryDelayMs);
       this.delayed = pipeline;

@@ -16,6 +16,8 @@ export interface WorldConfig {
   readonly pushConfigured?: boolean;
   /** Presence writes and event delivery happen a random 0..N ms after the answer, as on a production server. */
   readonly deliveryDelayMs?: number;
+  /** The navigation tour video URL `POST /register` reports (level 369); none by default. */
+  readonly navigationTourVideoUrl?: string | null;
 }
 
 export function createWorld(config: WorldConfig = {}): World {
@@ -25,6 +27,7 @@ export function createWorld(config: WorldConfig = {}): World {
     ...(config.featureLevel === undefined ? {} : { featureLevel: config.featureLevel }),
     ...(config.pushConfigured === undefined ? {} : { pushConfigured: config.pushConfigured }),
     ...(config.deliveryDelayMs === undefined ? {} : { deliveryDelayMs: config.deliveryDelayMs }),
+    ...(config.navigationTourVideoUrl === undefined ? {} : { navigationTourVideoUrl: config.navigationTourVideoUrl }),
   });
 }
 

@@ -44,6 +44,7 @@ import { routes as attachments } from '../endpoints/personal/attachments.js';
 import { routes as bots } from '../endpoints/users/bots.js';
 import { routes as alertWords } from '../endpoints/personal/alert-words.js';
 import { routes as mutedUsers } from '../endpoints/personal/muted-users.js';
+import { routes as onboardingSteps } from '../endpoints/personal/onboarding-steps.js';
 import { routes as ownAccount } from '../endpoints/users/own-account.js';
 import { routes as savedSnippets } from '../endpoints/personal/saved-snippets.js';
 import { routes as legacyPush } from '../endpoints/personal/legacy-push.js';
@@ -96,6 +97,7 @@ export const ROUTES: readonly RouteDef[] = [
   ...bots,
   ...alertWords,
   ...mutedUsers,
+  ...onboardingSteps,
   ...ownAccount,
   ...savedSnippets,
   ...legacyPush,

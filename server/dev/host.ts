@@ -64,7 +64,8 @@ function startingWorld(options: ServerOptions): { world: World; loaded: boolean 
   if (options.featureLevel !== undefined && options.featureLevel !== saved.featureLevel) {
     throw new StateFileError(`the state file ${options.statePath} was saved at feature level ${saved.featureLevel}, not ${options.featureLevel}; start without a feature level (or at ${saved.featureLevel}), or use another file`);
   }
-  return { world: restoreWorld(saved, options.clock ? { clock: options.clock } : {}), loaded: true };
+  const config = { ...(options.clock ? { clock: options.clock } : {}), ...(options.navigationTourVideoUrl === undefined ? {} : { navigationTourVideoUrl: options.navigationTourVideoUrl }) };
+  return { world: restoreWorld(saved, config), loaded: true };
 }
 
 /** What a server answers with, socket or not: the current app behind the development front. */

@@ -77,6 +77,11 @@ export const PERSONAL_RULES: readonly WriteRule[] = [
     },
     refused: [refuse('bot', "the caller's device", NOT_FOR_BOTS)],
   },
+  {
+    route: 'POST /mobile_push/test_notification',
+    targets: { "the caller's devices": () => ({ path: '/mobile_push/test_notification', params: {} }) },
+    refused: [refuse('bot', "the caller's devices", NOT_FOR_BOTS)],
+  },
   ...(['POST', 'DELETE'] as const).flatMap((method) =>
     (['apns_device_token', 'android_gcm_reg_id'] as const).map(
       (kind): WriteRule => ({
@@ -86,6 +91,11 @@ export const PERSONAL_RULES: readonly WriteRule[] = [
       }),
     ),
   ),
+  {
+    route: 'POST /users/me/onboarding_steps',
+    targets: { "the caller's own steps": () => ({ path: '/users/me/onboarding_steps', params: { onboarding_step: 'intro_inbox_view_modal' } }) },
+    refused: [refuse('bot', "the caller's own steps", NOT_FOR_BOTS)],
+  },
   open('POST /users/me/api_key/regenerate', "replaces the caller's own key; bots may too, as the real view says"),
   {
     route: 'PATCH /users/me/profile_data',

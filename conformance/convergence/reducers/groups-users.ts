@@ -138,4 +138,6 @@ export const GROUP_USER_REDUCERS: ReadonlyArray<readonly [string, (replay: Repla
   ['user_group', userGroup],
   ['realm_user', realmUser],
   ['user_status', userStatus],
+  // Consent goes to administrators only; register holds no consent state (`apply_event` passes).
+  ['realm_export_consent', () => undefined],
 ];

@@ -72,6 +72,7 @@ const legacySetting = (nameKey: string) => (replay: Replay, event: QueueEvent) =
 export const PERSONAL_REDUCERS: ReadonlyArray<readonly [string, (replay: Replay, event: QueueEvent) => void]> = [
   ['alert_words', replacing('alert_words', 'alert_words')],
   ['muted_users', replacing('muted_users', 'muted_users')],
+  ['onboarding_steps', replacing('onboarding_steps', 'onboarding_steps')],
   ['muted_topics', replacing('muted_topics', 'muted_topics')],
   ['realm_emoji', replacing('realm_emoji', 'realm_emoji')],
   ['drafts', drafts],

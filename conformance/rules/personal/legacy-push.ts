@@ -5,12 +5,14 @@
  * of four characters always does; an odd length never does in any version), `appid` is required
  * from level 223. Tokens are the second member's own, run-tagged or random, and removed when the rule
  * ends. "Token does not exist" is asserted only where `server_settings` says no push service is
- * configured (with a bouncer, removals are forwarded to it). The rules act as the second member,
+ * configured (with a bouncer, removals are forwarded to it). `POST /mobile_push/test_notification`
+ * (level 217) refuses tokens that are not the caller's and, where no push service is configured,
+ * succeeds without sending anything. The rules act as the second member,
  * which has more of its request budget to spare than the member.
  */
 import { randomBytes } from 'node:crypto';
 import type { ApiClient, Reply } from '../../client/api-client.js';
-import { check, expectError } from '../../expect/assert.js';
+import { check, expectEqual, expectError } from '../../expect/assert.js';
 import { credentialsRequired } from '../conventions/credentials-required.js';
 import { expectPlainSuccess } from '../support/plain-success.js';
 import type { Rule, RuleContext } from '../types.js';
@@ -22,6 +24,9 @@ const SECTION = 'api/add-apns-token; api/remove-apns-token; api/add-fcm-token; a
 const APPID_REQUIRED_LEVEL = 223;
 const APP_ID = 'org.zulip.Zulip';
 const MAX_TOKEN_LENGTH = 4096;
+const TEST_NOTIFICATION = '/mobile_push/test_notification';
+/** Level 217: `POST /mobile_push/test_notification`. */
+const TEST_NOTIFICATION_LEVEL = 217;
 
 /** A fresh APNs token: 32 random bytes in hexadecimal (64 characters). */
 const apnsToken = (): string => randomBytes(32).toString('hex');
@@ -87,6 +92,30 @@ const invalid: Rule = {
   },
 };
 
+const testNotification: Rule = {
+  id: 'legacy-push/test-notification',
+  title: 'from level 217 a test notification to a token that is not one of the caller\'s devices (unknown, or another user\'s) answers 400 INVALID_PUSH_DEVICE_TOKEN "Device not recognized"; where no push service is configured, one to the caller\'s own device or to all its devices is an empty success',
+  endpoint: `POST ${TEST_NOTIFICATION}`,
+  section: 'api/test-notify',
+  writes: true,
+  needs: ['second-member', 'member'],
+  async run(ctx) {
+    if (ctx.featureLevel < TEST_NOTIFICATION_LEVEL) ctx.skip('POST /mobile_push/test_notification is new in feature level 217');
+    const client = ctx.as('second-member');
+    const notRecognized = (reply: Reply, what: string): void => {
+      expectEqual(expectError(reply, { status: 400, code: 'INVALID_PUSH_DEVICE_TOKEN' }).msg, 'Device not recognized', `the error message for ${what}`);
+    };
+    notRecognized(await client.post(TEST_NOTIFICATION, { token: androidToken(ctx) }), 'an unknown token');
+    const token = androidToken(ctx);
+    expectPlainSuccess(await register(ctx, ANDROID, token));
+    notRecognized(await ctx.as('member').post(TEST_NOTIFICATION, { token }), "another user's token");
+    // With a push service a test would reach the service (and the run's made-up token): not sent.
+    if (ctx.target.pushNotificationsEnabled) return ctx.note('a push service is configured: no test notification was sent');
+    expectPlainSuccess(await client.post(TEST_NOTIFICATION, { token }));
+    expectPlainSuccess(await client.post(TEST_NOTIFICATION));
+  },
+};
+
 const noCredentials = credentialsRequired({
   id: 'legacy-push/requires-credentials',
   endpoint: `POST, DELETE ${APNS}, POST, DELETE ${ANDROID}`,
@@ -94,4 +123,4 @@ const noCredentials = credentialsRequired({
   requests: [['POST', APNS, { token: 'abcd', appid: APP_ID }], ['DELETE', APNS, { token: 'abcd' }], ['POST', ANDROID, { token: 'x' }], ['DELETE', ANDROID, { token: 'x' }]],
 });
 
-export const rules: readonly Rule[] = [registerRemove, invalid, noCredentials];
+export const rules: readonly Rule[] = [registerRemove, invalid, testNotification, noCredentials];

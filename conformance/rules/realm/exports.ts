@@ -10,12 +10,13 @@ import type { ApiClient, JsonObject } from '../../client/api-client.js';
 import { check, expectEqual, expectError, expectShape, expectSuccess } from '../../expect/assert.js';
 import { type Infer, v } from '../../expect/shape.js';
 import { humanIds } from '../groups/user-groups.js';
-import { awaitEvent, expectPrivilegeRefused } from '../support/org-checks.js';
+import { awaitEvent, draftSentinel, expectNoEventBefore, expectPrivilegeRefused } from '../support/org-checks.js';
 import { openStreamAs } from '../support/event-stream.js';
 import type { Rule } from '../types.js';
 
 const CONSENTS_LEVEL = 295;
 const EXPORT_TYPE_LEVEL = 304;
+const CONSENT_EVENT_LEVEL = 312;
 
 const exportShape = v.object({
   id: v.int({ min: 1 }),
@@ -89,4 +90,39 @@ const startEmbedded: Rule = {
   },
 };
 
-export const rules: readonly Rule[] = [reads, startEmbedded];
+async function consentOf(admin: ApiClient, userId: number): Promise<boolean> {
+  const reply = await admin.get('/export/realm/consents');
+  const entry = expectShape(expectSuccess(reply), consentsShape, 'body', reply).export_consents.find((c) => c.user_id === userId);
+  check(entry !== undefined, `user ${userId} is missing from export_consents`, reply);
+  return entry.consented;
+}
+
+const consentEvent: Rule = {
+  id: 'exports/consent-event-to-administrators',
+  title: 'from level 312 a member\'s allow_private_data_export change reaches administrators as realm_export_consent {user_id, consented}, agrees with the consents list, and does not reach a moderator',
+  endpoint: 'PATCH /settings',
+  section: 'api/get-events (realm_export_consent); api/get-realm-export-consents',
+  writes: true,
+  needs: ['admin', 'moderator', 'member'],
+  async run(ctx) {
+    if (ctx.featureLevel < CONSENT_EVENT_LEVEL) ctx.skip('realm_export_consent is new in feature level 312');
+    const admin = ctx.as('admin');
+    const member = ctx.identity('member').userId;
+    const original = await consentOf(admin, member);
+    const adminQueue = await openStreamAs(ctx, 'admin', ['realm_export_consent']);
+    const moderatorQueue = await openStreamAs(ctx, 'moderator', ['realm_export_consent', 'drafts']);
+    ctx.cleanup('restore the member\'s allow_private_data_export', async () => void (await ctx.as('member').patch('/settings', { allow_private_data_export: original })));
+    const isConsent = (event: JsonObject): boolean => event.type === 'realm_export_consent';
+    for (const consented of [!original, original]) {
+      expectSuccess(await ctx.as('member').patch('/settings', { allow_private_data_export: consented }));
+      const event = await awaitEvent(adminQueue, (e) => isConsent(e) && e.user_id === member, `the member's consent becoming ${consented}`);
+      expectEqual({ ...event, id: 0 }, { id: 0, type: 'realm_export_consent', user_id: member, consented }, 'the realm_export_consent event');
+      expectEqual(await consentOf(admin, member), consented, 'the member\'s consent listed after the change');
+    }
+    const sentinel = draftSentinel(ctx.as('moderator'), 'export consent');
+    await expectNoEventBefore(moderatorQueue, isConsent, sentinel, 'two consent changes (a moderator is not an administrator)');
+    await sentinel.remove();
+  },
+};
+
+export const rules: readonly Rule[] = [reads, startEmbedded, consentEvent];

@@ -22,6 +22,7 @@ import {
   truncateTopic,
 } from '../../input/topic-names.js';
 import type { World } from '../../state/world.js';
+import { readableTopicFor } from '../../queries/messages/topics.js';
 import { render } from '../../rendering/render.js';
 import { checkCanSendDirectMessage } from './policies/direct-message-permissions.js';
 import { checkMentionPermissions } from './policies/mention-permissions.js';
@@ -206,7 +207,7 @@ export function checkMessage(world: World, sender: User, addressee: Addressee, r
     checkCanSendDirectMessage(world, sender, users, userIds);
     recipient = { kind: 'direct', userIds };
   }
-  const rendered = render(world, content);
+  const rendered = render(world, content, { readableTopic: readableTopicFor(world, sender) });
   const place = recipient.kind === 'stream' ? { stream: world.streams.get(recipient.streamId) as Stream, topic: recipient.topic } : null;
   checkMentionPermissions(world, rendered, place, sender, sender);
   return { recipient, content, rendered };

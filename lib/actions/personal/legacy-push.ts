@@ -4,7 +4,7 @@
  * token is checked and stored (registering again only updates the app ID); removing an unknown
  * token is "Token does not exist". Nothing is sent to any push service and no event is emitted.
  */
-import { badRequest } from '../../errors.js';
+import { ApiError, badRequest } from '../../errors.js';
 import type { LegacyPushToken } from '../../entities/personal.js';
 import type { User } from '../../entities/user.js';
 import type { World } from '../../state/world.js';
@@ -54,4 +54,22 @@ export function removeLegacyPushToken(world: World, user: User, kind: LegacyPush
   const existing = find(world, user, kind, token);
   if (!existing) throw badRequest('Token does not exist');
   world.legacyPushTokens.splice(world.legacyPushTokens.indexOf(existing), 1);
+}
+
+/** `InvalidPushDeviceTokenError` (zerver/lib/push_notifications.py). */
+const deviceNotRecognized = (): ApiError => new ApiError('INVALID_PUSH_DEVICE_TOKEN', 400, 'Device not recognized');
+
+/**
+ * `POST /mobile_push/test_notification` (level 217): a named token must be one of the caller's
+ * (of either kind), else `Device not recognized`; without one, every device of the caller is
+ * meant. The real server then hands a test notification to its push service for each device,
+ * and drops it when none is configured; here nothing is sent either, and the answer is the same
+ * success. Returns the devices a real server would notify.
+ */
+export function testPushNotificationDevices(world: World, user: User, token: string | undefined): LegacyPushToken[] {
+  const mine = world.legacyPushTokens.filter((t) => t.userId === user.id);
+  if (token === undefined) return mine;
+  const device = mine.find((t) => t.token === token);
+  if (!device) throw deviceNotRecognized();
+  return [device];
 }

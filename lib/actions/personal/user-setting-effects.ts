@@ -15,6 +15,7 @@ import { SETTINGS_BY_NAME } from '../../settings/user-settings.js';
 import type { World } from '../../state/world.js';
 import { deleteAllDraftsOf } from './drafts.js';
 import { applyPresenceEnabled } from '../users/presence.js';
+import { sendExportConsent } from '../realm/export-consent.js';
 import { notifyAvatarUrlChange } from '../users/avatar-events.js';
 
 /** The stored value of a setting (`timezone` lives on the user, the others in its settings map). */
@@ -84,4 +85,5 @@ export function applySetting(world: World, user: User, name: string, value: Sett
   if (name === 'enable_drafts_synchronization' && value === false) deleteAllDraftsOf(world, user.id);
   // Invisible mode on or off: presence is rewritten at once, so others see the change.
   if (name === 'presence_enabled') applyPresenceEnabled(world, user, value === true);
+  if (name === 'allow_private_data_export') sendExportConsent(world, user);
 }

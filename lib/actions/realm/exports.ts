@@ -5,17 +5,16 @@
  */
 import { badRequest } from '../../errors.js';
 import type { RealmExport } from '../../entities/realm-export.js';
-import { isAdministrator } from '../../entities/user.js';
 import { realmExportsState } from '../../queries/realm/exports.js';
 import type { World } from '../../state/world.js';
+import { humanAdministratorIds } from './export-consent.js';
 
 /** At most this many exports per 7 days, as the real server allows. */
 const EXPORTS_PER_WEEK = 5;
 const WEEK_MS = 7 * 24 * 3600 * 1000;
 
 function notify(world: World, realmUrl: string): void {
-  const admins = [...world.users.values()].filter((u) => u.isActive && !u.isBot && isAdministrator(u)).map((u) => u.id);
-  world.events.send({ type: 'realm_export', exports: realmExportsState(world, realmUrl) }, admins);
+  world.events.send({ type: 'realm_export', exports: realmExportsState(world, realmUrl) }, humanAdministratorIds(world));
 }
 
 /** Starts (and finishes) an export; returns its ID. */

@@ -3,6 +3,7 @@
  * `add_bot_backend` and `deactivate_bot_backend` do them: every check first, in the real order,
  * then the account, its services, and the events.
  */
+import { markCreationSteps } from './onboarding-steps.js';
 import { generateApiKey } from '../../state/api-key.js';
 import { newBotProfile } from '../../entities/bot.js';
 import { isValidEmail } from '../../input/email.js';
@@ -103,6 +104,7 @@ export function createBot(world: World, owner: User, input: NewBot): Record<stri
   }
   if (plan.botType === BOT_TYPE.EMBEDDED) for (const [key, value] of input.configData) profile.config.set(key, value);
   world.addUser(bot);
+  markCreationSteps(world, bot.id);
   world.bots.set(bot.id, profile);
   announceNewUser(world, bot);
   syncRoleGroupsWithEvents(world, [bot]);

@@ -2,6 +2,7 @@
  * Creating, deactivating and reactivating users (sections 3.2 and 4.15; the real server's
  * `create_user_backend`, `deactivate_user_backend`, `reactivate_user_backend`).
  */
+import { markCreationSteps } from './onboarding-steps.js';
 import { generateApiKey } from '../../state/api-key.js';
 import { isValidEmail } from '../../input/email.js';
 import { badRequest, mustBeOwner } from '../../errors.js';
@@ -18,6 +19,7 @@ import type { World } from '../../state/world.js';
 import { syncRoleGroupsWithEvents } from '../groups/role-group-events.js';
 import { sendSubscriptionsAddedEvents, storeSubscriptions } from '../channels/subscription-changes.js';
 import { sendPeerEventsForUser } from '../channels/subscription-events.js';
+import { sendExportConsent } from '../realm/export-consent.js';
 
 /** Finds a target for an administrative operation (`access_user_by_id(..., for_admin=True)`). */
 export function accessUserForAdmin(world: World, actor: User, userId: number, options: { allowDeactivated: boolean; allowBots: boolean }): User {
@@ -68,6 +70,7 @@ export function createUser(world: World, input: NewUser): User {
     isSystemBot: false,
   };
   world.addUser(user);
+  markCreationSteps(world, user.id);
   // Subscribed before the announcement (who may access the user depends on shared channels),
   // announced to the channels' peers after it, as `do_create_user` does.
   const defaults = [...world.defaultStreamIds]
@@ -76,6 +79,7 @@ export function createUser(world: World, input: NewUser): User {
     .filter((stream): stream is Stream => stream !== undefined && !stream.isArchived);
   const subscribed = storeSubscriptions(world, defaults, [user], new Map());
   announceNewUser(world, user);
+  sendExportConsent(world, user);
   syncRoleGroupsWithEvents(world, [user]);
   sendSubscriptionsAddedEvents(world, subscribed);
   return user;
@@ -161,6 +165,7 @@ export function reactivateUser(world: World, actor: User, userId: number): void 
     // Before level 222 a reactivated user was announced like a new one.
     announceNewUser(world, target);
   }
+  sendExportConsent(world, target);
   if (target.isBot && target.botOwnerId !== null) {
     world.events.send({ type: 'realm_bot', op: 'update', bot: { user_id: target.id, is_active: true } }, botAudienceIds(world, target));
   }

@@ -6,6 +6,7 @@ import { badRequest } from '../../errors.js';
 import { displayTopic } from '../../input/topic-names.js';
 import type { IdSource } from '../../state/history/id-list.js';
 import { ascending, intersectionOf } from '../../state/history/id-sources.js';
+import type { ReadableTopic } from '../../rendering/topic-with.js';
 import type { World } from '../../state/world.js';
 import { hasContentAccess } from '../users/access.js';
 
@@ -58,4 +59,12 @@ export function channelTopics(world: World, user: User, stream: Stream, allowEmp
   return latest
     .sort((a, b) => b.max_id - a.max_id)
     .map((t) => ({ name: displayTopic(t.name, allowEmptyTopicName), max_id: t.max_id }));
+}
+
+/** What `user` reads of a topic when a topic link is rendered for them (`get_first_message_for_user_in_topic`). */
+export function readableTopicFor(world: World, user: User): ReadableTopic {
+  return (stream, topic) => {
+    if (!hasContentAccess(world, user, stream)) return undefined;
+    return stream.historyPublicToSubscribers ? topic : intersectionOf([topic, world.messages.index.user(user.id, 'received')]);
+  };
 }

@@ -20,6 +20,8 @@ interface ChannelLinkMeta {
   readonly name: string;
   readonly topic?: string;
   readonly messageId?: string;
+  /** The `/with/` operand of a topic link (levels 347 and 400). */
+  readonly withId?: number;
 }
 
 function channelLink(state: StateInline, checkOnly: boolean): boolean {
@@ -32,7 +34,10 @@ function channelLink(state: StateInline, checkOnly: boolean): boolean {
   if (!stream) return false;
   if (!checkOnly) {
     const token = state.push('zulip_channel_link', 'a', 0);
-    const meta: ChannelLinkMeta = { streamId: stream.id, name: stream.name, topic: match[2], messageId: match[3] };
+    const topic = match[2];
+    const messageId = match[3];
+    const withId = topic === undefined || messageId !== undefined ? undefined : contextOf(state.env).topicLinkMessageId?.(stream.id, topic);
+    const meta: ChannelLinkMeta = { streamId: stream.id, name: stream.name, topic, messageId, withId };
     token.meta = meta;
   }
   state.pos += match[0].length;
@@ -52,7 +57,8 @@ function renderChannelLink(tokens: Token[], idx: number): string {
   if (meta.messageId !== undefined) {
     return `<a class="message-link" href="${escapeAttribute(`${topicHref}/near/${meta.messageId}`)}">${label} @ 💬</a>`;
   }
-  return `<a class="stream-topic" data-stream-id="${meta.streamId}" href="${escapeAttribute(topicHref)}">${label}</a>`;
+  const href = meta.withId === undefined ? topicHref : `${topicHref}/with/${meta.withId}`;
+  return `<a class="stream-topic" data-stream-id="${meta.streamId}" href="${escapeAttribute(href)}">${label}</a>`;
 }
 
 /** Registers the channel-link rule on a markdown-it instance. */

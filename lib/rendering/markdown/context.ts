@@ -40,6 +40,8 @@ export interface MarkdownContext {
   readonly findGroup?: (name: string) => GroupTarget | undefined;
   /** Resolves `#**channel**` by exact name. */
   readonly findStream?: (name: string) => ChannelTarget | undefined;
+  /** The message a topic link's `/with/` operand names, or undefined for a link without one. */
+  readonly topicLinkMessageId?: (streamId: number, topic: string) => number | undefined;
   /** Resolves `:name:` to an active custom emoji. */
   readonly findCustomEmoji?: (name: string) => CustomEmojiTarget | undefined;
   /** The realm's linkifiers, applied in this order. */

@@ -198,6 +198,7 @@ export const WORLD_FIELDS: ReadonlyMap<string, Schema> = new Map<string, Schema>
   ['bots', perUser(botProfile)],
   ['alertWords', perUser(array(string))],
   ['mutedUsers', perUser(array(mutedUser))],
+  ['onboardingSteps', perUser(array(string))],
   ['savedSnippets', table('savedSnippet', savedSnippet)],
   ['legacyPushTokens', array(legacyPushToken)],
   ['realmEmoji', table('emoji', realmEmoji)],

@@ -5,6 +5,7 @@
  * rendered in full, as it is there through level 415, up to a bound of ours.
  */
 import { MAX_RENDER_CONTENT_LENGTH } from '../../../lib/input/limits.js';
+import { readableTopicFor } from '../../../lib/queries/messages/topics.js';
 import { render } from '../../../lib/rendering/render.js';
 import { authed, type RouteDef } from '../../app/endpoint.js';
 import { str } from '../../app/params.js';
@@ -13,8 +14,9 @@ const renderMessage = authed({
   params: {
     content: str({ maxLength: MAX_RENDER_CONTENT_LENGTH }).required(),
   },
-  run({ world }, args) {
-    return { rendered: render(world, args.content) };
+  // The caller is the acting user, as the sender of the unsent message the real view renders.
+  run({ world, user }, args) {
+    return { rendered: render(world, args.content, { readableTopic: readableTopicFor(world, user) }) };
   },
 });
 

@@ -1,8 +1,9 @@
 /**
  * Legacy push tokens: `POST`/`DELETE /users/me/apns_device_token` (`token`, `appid`) and
- * `/users/me/android_gcm_reg_id` (`token`). Human users only. Not in the description.
+ * `/users/me/android_gcm_reg_id` (`token`). Human users only. Not in the description. And
+ * `POST /mobile_push/test_notification` (level 217, optional `token`), which tests these devices.
  */
-import { addLegacyPushToken, checkAppId, DEFAULT_IOS_APP_ID, removeLegacyPushToken } from '../../../lib/actions/personal/legacy-push.js';
+import { addLegacyPushToken, checkAppId, DEFAULT_IOS_APP_ID, removeLegacyPushToken, testPushNotificationDevices } from '../../../lib/actions/personal/legacy-push.js';
 import { missingArgument, notForBots } from '../../../lib/errors.js';
 import { FEATURES } from '../../../lib/features.js';
 import { authed, type AuthedContext, type RouteDef } from '../../app/endpoint.js';
@@ -50,7 +51,18 @@ const removeAndroid = authed({
   },
 });
 
+const testNotification = authed({
+  since: FEATURES.PUSH_TEST_NOTIFICATION,
+  gate: humansOnly,
+  params: { token: str() },
+  run({ world, user }, args) {
+    testPushNotificationDevices(world, user, args.token);
+    return {};
+  },
+});
+
 export const routes: RouteDef[] = [
+  { path: '/mobile_push/test_notification', methods: { POST: testNotification } },
   { path: '/users/me/apns_device_token', methods: { POST: addApns, DELETE: removeApns } },
   { path: '/users/me/android_gcm_reg_id', methods: { POST: addAndroid, DELETE: removeAndroid } },
 ];

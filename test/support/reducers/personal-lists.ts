@@ -9,6 +9,10 @@ defineReducer('muted_users', (state, event) => {
   if ('muted_users' in state) state.muted_users = structuredClone(event.muted_users);
 });
 
+defineReducer('onboarding_steps', (state, event) => {
+  if ('onboarding_steps' in state) state.onboarding_steps = structuredClone(event.onboarding_steps);
+});
+
 /** `saved_snippets`: `add` appends, `update` replaces, `remove` drops by ID. */
 defineReducer('saved_snippets', (state, event) => {
   const list = state.saved_snippets as Array<Record<string, unknown>> | undefined;
