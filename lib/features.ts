@@ -16,6 +16,7 @@ const f = (level: number, what: string): Feature => ({ level, what });
 export const FEATURES = {
   REACTION_USER_ID: f(2, 'reactions carry user_id (the user object is deprecated)'),
   INTEGER_PRINCIPALS: f(9, 'subscribe: principals may be user IDs'),
+  COMMUNITY_TOPIC_EDIT_LIMIT: f(11, 'register: realm_community_topic_editing_limit_seconds, the fixed limit on renaming topics of others (1 day)'),
   IS_SUBSCRIBED_ENDPOINT: f(12, 'GET /users/{user_id}/subscriptions/{stream_id}'),
   MESSAGE_RETENTION_DAYS: f(17, 'channels: message_retention_days'),
   ATTACHMENT_DATE_SENT: f(22, 'attachment messages carry date_sent (was name); integer times'),
@@ -24,6 +25,7 @@ export const FEATURES = {
   CREATE_USER_RETURNS_ID: f(30, 'POST /users returns user_id'),
   FLAG_EVENT_OP: f(32, 'update_message_flags events carry op (operation deprecated)'),
   CREATE_USERS_PERMISSION: f(36, 'POST /users needs can_create_users (was any administrator)'),
+  COMMUNITY_TOPIC_EDIT_LIMIT_3_DAYS: f(38, 'the community topic editing limit is 3 days (was 1)'),
   PRESENCE_BY_USER_ID: f(43, 'GET /users/{user_id}/presence accepts a user ID'),
   UNREAD_OLD_UNREADS_MISSING: f(44, 'unread_msgs: old_unreads_missing'),
   GIPHY_API_KEY: f(47, 'register: giphy_api_key'),
@@ -106,6 +108,7 @@ export const FEATURES = {
   SCHEDULED_MESSAGES_STATE: f(179, 'register: scheduled_messages'),
   CREATE_SCHEDULED_MESSAGES: f(179, 'POST /scheduled_messages and scheduled_messages events'),
   SCHEDULED_MESSAGE_FAILED: f(181, 'scheduled messages: failed'),
+  COMMUNITY_TOPIC_EDIT_LIMIT_REMOVED: f(183, 'register: realm_community_topic_editing_limit_seconds removed (unused since 162)'),
   EDIT_SCHEDULED_MESSAGES: f(184, 'PATCH /scheduled_messages/{scheduled_message_id}'),
   MUTE_BOTS: f(188, 'POST/DELETE /users/me/muted_users/{muted_user_id} accept bots'),
   FOLLOWED_TOPIC_NOTIFICATIONS: f(189, 'enable_followed_topic_* settings'),

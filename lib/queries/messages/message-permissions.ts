@@ -66,7 +66,13 @@ export const canMoveOutOfChannel = (world: World, user: User, stream: Stream): b
   channelAllowsMoves(world, user, stream, 'can_move_messages_out_of_channel_group');
 
 const limitOf = (value: number | null | undefined): number | null => (value === undefined ? DEFAULT_MOVE_LIMIT_SECONDS : value);
-export const topicMoveLimit = (world: World): number | null => limitOf(world.realm.moveMessagesWithinStreamLimitSeconds);
+/**
+ * Before level 162 the limit on renaming others' topics was no setting but the server's
+ * `DEFAULT_COMMUNITY_TOPIC_EDITING_LIMIT_SECONDS`: 1 day, 3 days from level 38.
+ */
+export const communityTopicEditingLimit = (world: World): number => (world.has(FEATURES.COMMUNITY_TOPIC_EDIT_LIMIT_3_DAYS) ? 3 * 86_400 : 86_400);
+export const topicMoveLimit = (world: World): number | null =>
+  world.has(FEATURES.MOVE_LIMITS) ? limitOf(world.realm.moveMessagesWithinStreamLimitSeconds) : communityTopicEditingLimit(world);
 export const channelMoveLimit = (world: World): number | null => limitOf(world.realm.moveMessagesBetweenStreamsLimitSeconds);
 
 /** Whether a non-moderator's move limit (plus the grace) has passed for this message. */

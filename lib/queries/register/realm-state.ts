@@ -7,6 +7,7 @@ import { seconds } from '../../state/clock.js';
 import type { User } from '../../entities/user.js';
 import { type Feature, FEATURES } from '../../features.js';
 import { realmProperty } from '../../settings/realm-properties.js';
+import { communityTopicEditingLimit } from '../messages/message-permissions.js';
 import type { World } from '../../state/world.js';
 import { addRealmPermissionFields, supportedPermissionSettings } from './realm-permission-state.js';
 import { addLegacyPolicyFields } from './legacy-policy-state.js';
@@ -68,6 +69,7 @@ function addRealmSettingFields(world: World, fields: Fields, options: RegisterOp
     .set('realm_authentication_methods', authenticationMethods(world, options))
     .set('realm_allow_message_editing', realm.allowMessageEditing)
     .set('realm_message_content_edit_limit_seconds', noLimit(realm.messageContentEditLimitSeconds, FEATURES.EDIT_LIMIT_NULL))
+    .between(FEATURES.COMMUNITY_TOPIC_EDIT_LIMIT, FEATURES.COMMUNITY_TOPIC_EDIT_LIMIT_REMOVED, 'realm_community_topic_editing_limit_seconds', communityTopicEditingLimit(world))
     .since(FEATURES.MOVE_LIMITS, 'realm_move_messages_within_stream_limit_seconds', realmProperty(world, 'move_messages_within_stream_limit_seconds'))
     .since(FEATURES.MOVE_LIMITS, 'realm_move_messages_between_streams_limit_seconds', realmProperty(world, 'move_messages_between_streams_limit_seconds'))
     .since(FEATURES.READ_RECEIPTS, 'realm_enable_read_receipts', realmProperty(world, 'enable_read_receipts'))

@@ -65,6 +65,12 @@ export class Fields {
     return this;
   }
 
+  /** Present from `since.level` up to, not including, `until.level`. */
+  between(since: Feature, until: Feature, key: string, value: unknown): this {
+    if (this.world.has(since) && !this.world.has(until)) this.out[key] = value;
+    return this;
+  }
+
   /** `newKey` from the level on, `oldKey` before it. */
   renamed(feature: Feature, oldKey: string, newKey: string, value: unknown): this {
     this.out[this.world.has(feature) ? newKey : oldKey] = value;
