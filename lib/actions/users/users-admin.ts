@@ -2,7 +2,7 @@
  * Creating, deactivating and reactivating users (sections 3.2 and 4.15; the real server's
  * `create_user_backend`, `deactivate_user_backend`, `reactivate_user_backend`).
  */
-import { markCreationSteps } from './onboarding-steps.js';
+import { markCreationSteps } from '../personal/onboarding-steps.js';
 import { generateApiKey } from '../../state/api-key.js';
 import { isValidEmail } from '../../input/email.js';
 import { badRequest, mustBeOwner } from '../../errors.js';
