@@ -8,7 +8,7 @@ import { isValidEmail } from '../../input/email.js';
 import { badRequest, mustBeOwner } from '../../errors.js';
 import type { Stream } from '../../entities/stream.js';
 import { isOwner, ROLE, type SettingValue, type User } from '../../entities/user.js';
-import { FEATURES } from '../../features.js';
+import { FEATURES } from '../../features/feature-levels.js';
 import { realmAudience } from '../../queries/users/access.js';
 import { realmEmailRefusal } from '../../queries/realm/realm-domains.js';
 import { botAudienceIds } from '../../queries/users/bots.js';

@@ -4,7 +4,7 @@
  */
 import type { Stream, Subscription } from '../../entities/stream.js';
 import { isAdministrator, isGuest, type User } from '../../entities/user.js';
-import { FEATURES } from '../../features.js';
+import { FEATURES } from '../../features/feature-levels.js';
 import { compareCodePoints } from '../../input/strings.js';
 import type { World } from '../../state/world.js';
 import { canSeeSubscribers, hasMetadataAccessViaGroups } from './channel-access.js';

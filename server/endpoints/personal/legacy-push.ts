@@ -5,7 +5,7 @@
  */
 import { addLegacyPushToken, checkAppId, DEFAULT_IOS_APP_ID, removeLegacyPushToken, testPushNotificationDevices } from '../../../lib/actions/personal/push/legacy-push.js';
 import { missingArgument, notForBots } from '../../../lib/errors.js';
-import { FEATURES } from '../../../lib/features.js';
+import { FEATURES } from '../../../lib/features/feature-levels.js';
 import { authed, type AuthedContext, type RouteDef } from '../../app/endpoint.js';
 import { str } from '../../app/params.js';
 
