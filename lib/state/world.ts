@@ -189,6 +189,8 @@ export class World {
   readonly mutedUsers = new Map<number, Array<{ readonly id: number; readonly timestamp: number }>>();
   /** User ID to the onboarding steps that user has seen, in marking order. */
   readonly onboardingSteps = new Map<number, string[]>();
+  /** User ID to that user's pointer (levels below 23); a user without an entry has the initial -1. */
+  readonly pointers = new Map<number, number>();
   /** Saved snippets by ID. */
   readonly savedSnippets = new Map<number, SavedSnippet>();
   /** Legacy mobile push tokens (`/users/me/apns_device_token`, `/users/me/android_gcm_reg_id`). */

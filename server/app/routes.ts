@@ -46,6 +46,7 @@ import { routes as alertWords } from '../endpoints/personal/alert-words.js';
 import { routes as mutedUsers } from '../endpoints/personal/muted-users.js';
 import { routes as onboardingSteps } from '../endpoints/personal/onboarding-steps.js';
 import { routes as ownAccount } from '../endpoints/users/own-account.js';
+import { routes as pointer } from '../endpoints/users/pointer.js';
 import { routes as savedSnippets } from '../endpoints/personal/saved-snippets.js';
 import { routes as legacyPush } from '../endpoints/personal/legacy-push.js';
 import { routes as userUploads } from '../endpoints/personal/user-uploads.js';
@@ -99,6 +100,7 @@ export const ROUTES: readonly RouteDef[] = [
   ...mutedUsers,
   ...onboardingSteps,
   ...ownAccount,
+  ...pointer,
   ...savedSnippets,
   ...legacyPush,
   ...userUploads,

@@ -21,6 +21,7 @@ import { navigationViewsState } from '../personal/navigation-views.js';
 import { playgroundsState } from '../realm/playgrounds.js';
 import { realmDomainsState } from '../realm/realm-domains.js';
 import { presenceState } from '../users/presence.js';
+import { pointerState } from '../users/pointer.js';
 import { profileFieldsRegisterState } from '../realm/profile-fields.js';
 import { pushDevicesState } from '../personal/push.js';
 import { realmEmojiState } from '../realm/realm-emoji.js';
@@ -101,6 +102,7 @@ export const STATE_FUNCTIONS: ReadonlyMap<string, StateFunction> = new Map<strin
   ['update_display_settings', legacyDisplaySettingsState],
   ['update_global_notifications', legacyNotificationSettingsState],
   ['message', messageState],
+  ['pointer', pointerState],
   // Only with `message` too: new messages carry their flags in message events, not flag events.
   [
     'update_message_flags',

@@ -199,6 +199,7 @@ export const WORLD_FIELDS: ReadonlyMap<string, Schema> = new Map<string, Schema>
   ['alertWords', perUser(array(string))],
   ['mutedUsers', perUser(array(mutedUser))],
   ['onboardingSteps', perUser(array(string))],
+  ['pointers', perUser(pastRef('message'))],
   ['savedSnippets', table('savedSnippet', savedSnippet)],
   ['legacyPushTokens', array(legacyPushToken)],
   ['realmEmoji', table('emoji', realmEmoji)],

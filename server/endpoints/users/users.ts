@@ -3,6 +3,7 @@ import type { User } from '../../../lib/entities/user.js';
 import { FEATURES } from '../../../lib/features/feature-levels.js';
 import { canAccessUser } from '../../../lib/queries/users/access.js';
 import { maxReceivedMessageId } from '../../../lib/queries/messages/message-state.js';
+import { pointerOf } from '../../../lib/queries/users/pointer.js';
 import { accessUserById, inaccessibleUserPlaceholder, toApiUser, userByEmailFor, type UserViewOptions } from '../../../lib/queries/users/users.js';
 import { render } from '../../../lib/rendering/render.js';
 import { bool, int, list } from '../../../lib/input/schema.js';
@@ -61,7 +62,8 @@ const getOwnUser = authed({
       includeCustomProfileFields: true,
       renderMarkdown: (text) => render(world, text),
     });
-    return { ...own, max_message_id: maxReceivedMessageId(world, user) };
+    const pointer = world.has(FEATURES.OWN_USER_WITHOUT_POINTER) ? {} : { pointer: pointerOf(world, user.id) };
+    return { ...own, ...pointer, max_message_id: maxReceivedMessageId(world, user) };
   },
 });
 

@@ -23,3 +23,8 @@ defineReducer('saved_snippets', (state, event) => {
   else if (event.op === 'remove') state.saved_snippets = list.filter((s) => s.id !== event.saved_snippet_id);
   else unknownOp(event);
 });
+
+/** `pointer` (levels below 23): the real server's apply_event keeps the larger of the two. */
+defineReducer('pointer', (state, event) => {
+  if (typeof state.pointer === 'number') state.pointer = Math.max(state.pointer, event.pointer as number);
+});
