@@ -84,7 +84,7 @@ export class ThrowawayUsers {
     const email = `${runTag}-user${n}@${domain}`.toLowerCase();
     const password = `${randomBytes(18).toString('base64url')}-Aa1!`;
     const created = await admin.post('/users', { email, password, full_name: `${runTag} throwaway ${n}` });
-    const userId = created.body?.user_id;
+    const userId = created.status === 200 ? (created.body?.user_id ?? (await userIdByEmail(admin, email))) : undefined;
     if (created.status !== 200 || typeof userId !== 'number') {
       throw new Error(`POST /users answered HTTP ${created.status} ${String(created.body?.code ?? '')} ${String(created.body?.msg ?? '')}`.trim());
     }
@@ -104,4 +104,15 @@ export class ThrowawayUsers {
     if (typeof identity === 'string') throw new Error(identity);
     return { identity, password };
   }
+}
+
+/** Below level 30 `POST /users` does not answer the new user's ID: the administrator's user list has it. */
+async function userIdByEmail(admin: ApiClient, email: string): Promise<unknown> {
+  const members = (await admin.get('/users')).body?.members;
+  if (!Array.isArray(members)) return undefined;
+  const found = members.find((m: unknown) => {
+    const row = m as { email?: unknown; delivery_email?: unknown } | null;
+    return typeof row?.email === 'string' && (row.email.toLowerCase() === email || String(row.delivery_email ?? '').toLowerCase() === email);
+  }) as { user_id?: unknown } | undefined;
+  return found?.user_id;
 }

@@ -98,6 +98,7 @@ import { rules as updateUser } from './users/update-user.js';
 import { rules as userEmail } from './users/user-email.js';
 import { rules as reactivateUser } from './users/reactivate-user.js';
 import { rules as deactivateOwnUser } from './users/deactivate-own-user.js';
+import { rules as pointer } from './users/pointer.js';
 import { rules as alertWords } from './personal/alert-words.js';
 import { rules as mutedUsers } from './personal/muted-users.js';
 import { rules as onboardingSteps } from './personal/onboarding-steps.js';
@@ -218,6 +219,7 @@ const RULE_FILES: ReadonlyArray<readonly Rule[]> = [
   userEmail,
   reactivateUser,
   deactivateOwnUser,
+  pointer,
   alertWords,
   mutedUsers,
   onboardingSteps,

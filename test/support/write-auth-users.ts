@@ -90,4 +90,7 @@ export const USER_RULES: readonly WriteRule[] = [
     targets: { "another user's bot": (sc) => ({ path: `/bots/${sc.bot}/api_key/regenerate` }) },
     refused: [refuse(['moderator', 'member'], "another user's bot", INSUFFICIENT), refuse('guest', "another user's bot", NOT_FOR_GUESTS), refuse('bot', "another user's bot", NOT_FOR_BOTS)],
   },
+  // Below level 23 only: the caller's own pointer, which every role (bots too) may move.
+  { route: 'PUT /users/me/pointer', targets: {}, refused: [], open: "moves the caller's own pointer; the real view checks no role" },
+  { route: 'POST /users/me/pointer', targets: {}, refused: [], open: "moves the caller's own pointer; the real view checks no role" },
 ];
