@@ -59,7 +59,7 @@ const refusals: Rule = {
 const moves: Rule = {
   id: 'pointer/moves-forward-event-and-register',
   title: 'a new user starts at -1; moving onto a received message is an empty success with a pointer event to the user, read back by GET, POST /register (and GET /users/me below level 16); a move back succeeds and changes nothing',
-  endpoint: `${ENDPOINTS}, POST /register, GET /users/me`,
+  endpoint: ENDPOINTS,
   section: SECTION,
   levels: { max: POINTER_REMOVED_LEVEL - 1 },
   writes: true,
