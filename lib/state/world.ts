@@ -127,6 +127,9 @@ export class StreamMap extends Map<number, Stream> {
   }
 }
 
+/** The old web tutorial's progress (`UserProfile.tutorial_status`: waiting, started, finished). */
+export type TutorialStatus = 'waiting' | 'started' | 'finished';
+
 export interface WorldOptions {
   readonly clock: Clock;
   readonly featureLevel?: number;
@@ -189,6 +192,8 @@ export class World {
   readonly mutedUsers = new Map<number, Array<{ readonly id: number; readonly timestamp: number }>>();
   /** User ID to the onboarding steps that user has seen, in marking order. */
   readonly onboardingSteps = new Map<number, string[]>();
+  /** User ID to the old web tutorial's status (`tutorial_status`); users without one have finished it. */
+  readonly tutorialStatus = new Map<number, TutorialStatus>();
   /** Saved snippets by ID. */
   readonly savedSnippets = new Map<number, SavedSnippet>();
   /** Legacy mobile push tokens (`/users/me/apns_device_token`, `/users/me/android_gcm_reg_id`). */

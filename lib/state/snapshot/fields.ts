@@ -199,6 +199,7 @@ export const WORLD_FIELDS: ReadonlyMap<string, Schema> = new Map<string, Schema>
   ['alertWords', perUser(array(string))],
   ['mutedUsers', perUser(array(mutedUser))],
   ['onboardingSteps', perUser(array(string))],
+  ['tutorialStatus', perUser(literal('waiting', 'started', 'finished'))],
   ['savedSnippets', table('savedSnippet', savedSnippet)],
   ['legacyPushTokens', array(legacyPushToken)],
   ['realmEmoji', table('emoji', realmEmoji)],
