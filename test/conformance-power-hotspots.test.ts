@@ -2,12 +2,21 @@
  * The hotspots rules prove their power: against deliberately broken variants of our server the
  * named rule fails; against the unbroken server they pass at several feature levels.
  */
-import { mapJsonBody } from './support/conformance.js';
+import type { World } from '../lib/state/world.js';
+import { mapJsonBody, type Mutation } from './support/conformance.js';
 import { type Breakage, caller, eachBreakageFailsItsRule, errorsSucceed, formOf, is, mapEvents, passesUnbroken } from './support/power-mutations.js';
 
 const HOTSPOTS = /^\/users\/me\/hotspots$/;
 const TUTORIAL = /^\/users\/me\/tutorial_status$/;
 const LEVEL = 232;
+
+/** After each answered POST to `path`, changes the caller's stored state behind the server's back. */
+const afterPost = (path: RegExp, change: (world: World, userId: number) => void): Mutation => async (request, next, app) => {
+  const response = await next(request);
+  const user = caller(app, request);
+  if (is(request, 'POST', path) && response.status === 200 && user) change(app.world, user.id);
+  return response;
+};
 
 const BREAKAGES: readonly Breakage[] = [
   { what: 'unknown hotspots are accepted', rule: 'hotspots/unknown-hotspot-refused', mutate: errorsSucceed('POST', HOTSPOTS), level: LEVEL },
@@ -37,23 +46,13 @@ const BREAKAGES: readonly Breakage[] = [
     what: 'the marking is forgotten after its event',
     rule: 'hotspots/mark-seen-event-and-register',
     level: LEVEL,
-    mutate: async (request, next, app) => {
-      const response = await next(request);
-      const user = caller(app, request);
-      if (is(request, 'POST', HOTSPOTS) && response.status === 200 && user) app.world.onboardingSteps.delete(user.id);
-      return response;
-    },
+    mutate: afterPost(HOTSPOTS, (world, userId) => world.onboardingSteps.delete(userId)),
   },
   {
     what: 'a finished tutorial still shows hotspots',
     rule: 'hotspots/mark-seen-event-and-register',
     level: LEVEL,
-    mutate: async (request, next, app) => {
-      const response = await next(request);
-      const user = caller(app, request);
-      if (is(request, 'POST', TUTORIAL) && user) app.world.tutorialStatus.set(user.id, 'started');
-      return response;
-    },
+    mutate: afterPost(TUTORIAL, (world, userId) => world.tutorialStatus.set(userId, 'started')),
   },
   { what: 'tutorial_status is already gone at level 250', rule: 'hotspots/tutorial-status-accepted', level: 250, mutate: (request, next) => (is(request, 'POST', TUTORIAL) ? Promise.resolve({ status: 404, headers: { 'content-type': 'application/json' }, body: '{"result":"error","msg":"Not Found","code":"BAD_REQUEST"}' }) : next(request)) },
 ];

@@ -8,7 +8,7 @@ import { badRequest } from '../../errors.js';
 import type { User } from '../../entities/user.js';
 import { isKnownHotspot, nextHotspots } from '../../queries/personal/hotspots.js';
 import type { TutorialStatus, World } from '../../state/world.js';
-import { recordSeen } from '../users/onboarding-steps.js';
+import { recordSeen } from './onboarding-steps.js';
 
 export function markHotspotSeen(world: World, user: User, name: string): void {
   if (!isKnownHotspot(name)) throw badRequest(`Unknown hotspot: ${name}`);
