@@ -6,7 +6,7 @@
  * port taken, unreadable fixture, a state file that cannot be read, loaded or written).
  */
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import { MAX_FEATURE_LEVEL } from '../lib/features.js';
+import { MAX_FEATURE_LEVEL } from '../lib/features/feature-levels.js';
 import { FixtureError } from '../lib/fixture/build.js';
 import { REAL_API_RATE_LIMIT } from '../server/app/app.js';
 import { startServer, StateFileError } from '../server/index.js';

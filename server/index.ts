@@ -76,7 +76,7 @@ export type { AppOptions } from './app/app.js';
 export { makeRequest, type ApiRequest, type ApiResponse } from './app/request.js';
 export { ManualClock, ShiftedClock, systemClock, type Clock } from '../lib/state/clock.js';
 export { World } from '../lib/state/world.js';
-export { FEATURES, MAX_FEATURE_LEVEL } from '../lib/features.js';
+export { FEATURES, MAX_FEATURE_LEVEL } from '../lib/features/feature-levels.js';
 export { DEV_REALM_PATH, loadFixture } from '../fixtures/index.js';
 export { FixtureError } from '../lib/fixture/build.js';
 export { snapshotWorld, restoreWorld, SnapshotError, type WorldSnapshot } from '../lib/state/world-snapshot.js';

@@ -234,3 +234,13 @@ for (const breakage of BREAKAGES) {
     t.same(failedIds(result), [breakage.rule]);
   });
 }
+
+t.test('subscriptions-list/entry-shape fails at level 100 when subscriptions lose the role levels 31-132 carry', async (t) => {
+  const mutate = on('GET', '/users/me/subscriptions', async (request, next) =>
+    mapJsonBody(await next(request), (body) => {
+      for (const sub of body.subscriptions as Record<string, unknown>[]) delete sub.role;
+    }),
+  );
+  const result = await runOnReference({ mutate, featureLevel: 100, numRuns: 3, seed: 4, only: ['subscriptions-list/entry-shape'] });
+  t.same(failedIds(result), ['subscriptions-list/entry-shape']);
+});

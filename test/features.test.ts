@@ -1,5 +1,5 @@
 import t from 'tap';
-import { FEATURES, isValidFeatureLevel } from '../lib/features.js';
+import { FEATURES, isValidFeatureLevel } from '../lib/features/feature-levels.js';
 
 t.test('every feature gate has a valid level and says what changed', async (t) => {
   for (const [name, feature] of Object.entries(FEATURES)) {

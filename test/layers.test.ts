@@ -15,7 +15,7 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
  * one layer may import each other (the cycle test keeps the files from going round).
  */
 const LIB_LAYERS: ReadonlyArray<readonly string[]> = [
-  ['errors.ts', 'features.ts', 'data'], // what everything may throw, gate on or look up
+  ['errors.ts', 'features', 'data'], // what everything may throw, gate on or look up
   ['entities'], // the records, with the rules that need nothing but the record
   ['state'], // the world: its maps, clock, ID and key allocation, the hub it announces changes through
   ['settings'], // setting tables and defaults, read off the world

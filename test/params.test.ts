@@ -1,5 +1,5 @@
 import t from 'tap';
-import { FEATURES } from '../lib/features.js';
+import { FEATURES } from '../lib/features/feature-levels.js';
 import { bool, int, list } from '../lib/input/schema.js';
 import type { RequestParams } from '../server/app/form.js';
 import { json, readDeclared } from '../server/app/params.js';

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { SIMULATED_RELAY_PUBLIC_KEY } from '../lib/actions/personal/push-relay.js';
+import { SIMULATED_RELAY_PUBLIC_KEY } from '../lib/actions/personal/push/push-relay.js';
 import { pushDevicesState } from '../lib/queries/personal/push.js';
 import { recordEvents } from './support/events.js';
 import { errorOf, testServer, type TestServer } from './support/harness.js';

@@ -3,7 +3,7 @@
  * the real server's `accepts_event` and `process_*_event` functions). Emitters send one
  * canonical payload with raw topic names; everything client-specific happens here.
  */
-import { FEATURES } from '../features.js';
+import { FEATURES } from '../features/feature-levels.js';
 import type { World } from '../state/world.js';
 import { displayTopic } from '../input/topic-names.js';
 import type { ChatEvent } from '../state/event-hub.js';

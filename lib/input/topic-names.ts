@@ -4,7 +4,7 @@
  */
 import { badRequest } from '../errors.js';
 import type { Stream, TopicsPolicy } from '../entities/stream.js';
-import { FEATURES } from '../features.js';
+import { FEATURES } from '../features/feature-levels.js';
 import type { World } from '../state/world.js';
 import { isPythonSpace, trimWhere } from './strings.js';
 

@@ -7,7 +7,7 @@
 import { MAX_USER_IDS, tooManyItems } from '../input/limits.js';
 import type { Message } from '../entities/message.js';
 import type { User } from '../entities/user.js';
-import { FEATURES } from '../features.js';
+import { FEATURES } from '../features/feature-levels.js';
 import { RESOLVED_TOPIC_PREFIX, renameGeneralChat } from '../input/topic-names.js';
 import { HAS_ALERT_WORD, MENTION_MASK, READ, STARRED } from '../state/history/flag-bits.js';
 import { rowBits } from '../state/history/message-rows.js';

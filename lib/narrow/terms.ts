@@ -6,7 +6,7 @@
  */
 import { MAX_NARROW_TERMS, MAX_USER_IDS, tooManyItems } from '../input/limits.js';
 import { ApiError, badRequest } from '../errors.js';
-import { FEATURES } from '../features.js';
+import { FEATURES } from '../features/feature-levels.js';
 import type { JsonValue } from '../input/json.js';
 import { invalidValue, itemPath, keyPath, schema, type Schema } from '../input/schema.js';
 import type { World } from '../state/world.js';

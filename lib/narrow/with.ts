@@ -6,7 +6,7 @@
  */
 import type { Message } from '../entities/message.js';
 import type { User } from '../entities/user.js';
-import { FEATURES } from '../features.js';
+import { FEATURES } from '../features/feature-levels.js';
 import { canReadMessage } from '../queries/messages/messages.js';
 import type { World } from '../state/world.js';
 import { badNarrow, badNarrowCombination, type NarrowTerm } from './terms.js';

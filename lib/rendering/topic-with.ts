@@ -7,7 +7,7 @@
  * query of a layer above this one. One lookup in the topic's sorted ID list, never a walk.
  */
 import type { Stream } from '../entities/stream.js';
-import { FEATURES } from '../features.js';
+import { FEATURES } from '../features/feature-levels.js';
 import type { IdSource } from '../state/history/id-list.js';
 import type { World } from '../state/world.js';
 

@@ -4,7 +4,7 @@
  * group settings of actions/realm-settings.ts. Each has its API name, the level it appeared
  * at, whether only owners may change it, and where its value lives.
  */
-import { FEATURES, type Feature } from '../features.js';
+import { FEATURES, type Feature } from '../features/feature-levels.js';
 import type { World } from '../state/world.js';
 
 export type RealmPropertyValue = string | number | boolean | null;

@@ -26,7 +26,7 @@ import type { SettingValue, User } from '../entities/user.js';
 import { DeliveryPipeline } from './delivery-delay.js';
 import { EventHub } from './event-hub.js';
 import { MessageMap } from './message-map.js';
-import { type Feature, MAX_FEATURE_LEVEL } from '../features.js';
+import { type Feature, MAX_FEATURE_LEVEL } from '../features/feature-levels.js';
 import { SubscriberMap, type SubscriptionsByUser, subscriptionsIn } from './subscriber-map.js';
 
 export { SubscriberMap } from './subscriber-map.js';

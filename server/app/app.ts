@@ -5,7 +5,7 @@
  */
 import { answerFetch } from '../http/fetch.js';
 import { ApiError, rateLimited } from '../../lib/errors.js';
-import { FEATURES } from '../../lib/features.js';
+import { FEATURES } from '../../lib/features/feature-levels.js';
 import { RateLimiter, type RateLimitRule } from '../../lib/state/rate-limit.js';
 import { compareCodePoints } from '../../lib/input/strings.js';
 import type { User } from '../../lib/entities/user.js';

@@ -1,5 +1,5 @@
 /** What an endpoint declares: who may call it, its parameters, and the call into lib/. */
-import type { Feature } from '../../lib/features.js';
+import type { Feature } from '../../lib/features/feature-levels.js';
 import type { User } from '../../lib/entities/user.js';
 import type { RateLimiter } from '../../lib/state/rate-limit.js';
 import type { World } from '../../lib/state/world.js';

@@ -4,7 +4,7 @@
  * is BAD_REQUEST with pydantic's wording; two aliases at once are REQUEST_CONFUSING_VAR.
  */
 import { badRequest, confusingArguments, missingArgument } from '../../lib/errors.js';
-import type { Feature } from '../../lib/features.js';
+import type { Feature } from '../../lib/features/feature-levels.js';
 import { JsonSyntaxError, parseJson } from '../../lib/input/json.js';
 import { invalidValue, type Schema } from '../../lib/input/schema.js';
 import { codePointLength } from '../../lib/input/topic-names.js';

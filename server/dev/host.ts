@@ -6,7 +6,7 @@
  */
 import { type Clock, ShiftedClock } from '../../lib/state/clock.js';
 import type { World } from '../../lib/state/world.js';
-import { isValidFeatureLevel, MAX_FEATURE_LEVEL, MIN_FEATURE_LEVEL } from '../../lib/features.js';
+import { isValidFeatureLevel, MAX_FEATURE_LEVEL, MIN_FEATURE_LEVEL } from '../../lib/features/feature-levels.js';
 import { restoreWorld, snapshotWorld } from '../../lib/state/world-snapshot.js';
 import type { ChatApp } from '../app/app.js';
 import { createApp, type CreateAppOptions, createWorld } from '../app/create.js';

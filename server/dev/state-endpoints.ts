@@ -7,7 +7,7 @@
  * swapped in only when all of that passed, so a refused import leaves the state as it was. Event
  * queues are dropped on import, as on a reset or a restart.
  */
-import { isValidFeatureLevel, MAX_FEATURE_LEVEL, MIN_FEATURE_LEVEL } from '../../lib/features.js';
+import { isValidFeatureLevel, MAX_FEATURE_LEVEL, MIN_FEATURE_LEVEL } from '../../lib/features/feature-levels.js';
 import { restoreWorld, SnapshotError, snapshotWorld } from '../../lib/state/world-snapshot.js';
 import type { World } from '../../lib/state/world.js';
 import type { ApiRequest } from '../app/request.js';

@@ -9,6 +9,8 @@ import { type Validator, v } from '../../expect/shape.js';
 export const SUBSCRIPTION_LEVELS = {
   RETENTION: 17,
   DATE_CREATED: 30,
+  ROLE: 31,
+  ROLE_REMOVED: 133,
   CAN_REMOVE_SUBSCRIBERS: 142,
   CAN_REMOVE_SUBSCRIBERS_RENAMED: 197,
   EMAIL_ADDRESS_REMOVED: 226,
@@ -110,7 +112,11 @@ export function subscriptionShape(level: number, view: SubscriptionView): Valida
     subscribers: view.includeSubscribers ? v.array(v.int({ min: 1 })) : v.optional(v.array(v.int())),
   };
   if (level < L.EMAIL_ADDRESS_REMOVED) fields.email_address = v.string();
+  // The user's role in the channel, 31 to 132: 20 stream administrator, 50 subscriber.
+  const hasRole = level >= L.ROLE && level < L.ROLE_REMOVED;
+  if (hasRole) fields.role = v.literal(20, 50);
   const forbidden = [
+    ...(hasRole ? [] : ['role']),
     ...(level >= L.EMAIL_ADDRESS_REMOVED ? ['email_address'] : []),
     ...(view.includeSubscribers ? [] : ['subscribers']),
     'partial_subscribers',

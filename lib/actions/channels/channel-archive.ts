@@ -11,7 +11,7 @@ import { MAX_CHANNEL_NAME_LENGTH } from '../../input/channel-names.js';
 import { badRequest, mustBeAdministrator } from '../../errors.js';
 import type { Stream } from '../../entities/stream.js';
 import { isAdministrator, type User } from '../../entities/user.js';
-import { FEATURES } from '../../features.js';
+import { FEATURES } from '../../features/feature-levels.js';
 import { activeUsersAudience } from '../../queries/channels/channel-access.js';
 import { accessChannelForAdministration } from '../../queries/channels/channel-admin.js';
 import { channelToApi } from '../../queries/channels/channels.js';

@@ -8,7 +8,7 @@ import type { GroupSetting } from '../../entities/group.js';
 import type { RealmPermissionSetting } from '../../entities/realm.js';
 import type { ChannelPermissionSetting, Stream, TopicsPolicy } from '../../entities/stream.js';
 import { isAdministrator, isOwner, type User } from '../../entities/user.js';
-import { FEATURES } from '../../features.js';
+import { FEATURES } from '../../features/feature-levels.js';
 import { activeUsersAudience, channelCreationAudience } from '../../queries/channels/channel-access.js';
 import { channelToApi } from '../../queries/channels/channels.js';
 import { hasGroupSetting } from '../../queries/groups/groups.js';

@@ -11,7 +11,7 @@ import type { GroupSetting } from '../../entities/group.js';
 import type { RealmPermissionSetting } from '../../entities/realm.js';
 import { CHANNEL_PERMISSION_SETTINGS, type ChannelPermissionSetting, type Stream } from '../../entities/stream.js';
 import { isAdministrator, isOwner, type User } from '../../entities/user.js';
-import { FEATURES } from '../../features.js';
+import { FEATURES } from '../../features/feature-levels.js';
 import { type GroupSettingInput, resolveGroupSetting } from '../../input/group-setting-input.js';
 import { hasChannelContentAccess } from '../../queries/channels/channel-access.js';
 import { channelSettingApiName } from '../../queries/channels/channels.js';

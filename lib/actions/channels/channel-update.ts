@@ -7,7 +7,7 @@
 import { badRequest, insufficientPermission } from '../../errors.js';
 import type { ChannelPermissionSetting, Stream, TopicsPolicy } from '../../entities/stream.js';
 import type { User } from '../../entities/user.js';
-import { FEATURES } from '../../features.js';
+import { FEATURES } from '../../features/feature-levels.js';
 import { hasChannelContentAccess } from '../../queries/channels/channel-access.js';
 import { channelFolderById } from '../../queries/channels/channel-folders.js';
 import { accessChannelForAdministration } from '../../queries/channels/channel-admin.js';

@@ -4,7 +4,7 @@
  */
 import type { Stream } from '../../entities/stream.js';
 import { isAdministrator, isGuest } from '../../entities/user.js';
-import { FEATURES } from '../../features.js';
+import { FEATURES } from '../../features/feature-levels.js';
 import { Audience } from '../../state/audience.js';
 import { activeUsersAudience, adminUserIds, hasChannelMetadataAccess, metadataGroupUserIds } from '../../queries/channels/channel-access.js';
 import { channelToApi, subscriberIds } from '../../queries/channels/channels.js';

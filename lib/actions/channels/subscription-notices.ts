@@ -7,7 +7,7 @@
  */
 import type { Stream } from '../../entities/stream.js';
 import type { User } from '../../entities/user.js';
-import { FEATURES } from '../../features.js';
+import { FEATURES } from '../../features/feature-levels.js';
 import { channelLinkSyntax, silentMention } from '../../rendering/message-links.js';
 import { compareCodePoints } from '../../input/strings.js';
 import type { World } from '../../state/world.js';

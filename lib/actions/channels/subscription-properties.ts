@@ -7,7 +7,7 @@ import { badRequest } from '../../errors.js';
 import type { Subscription } from '../../entities/stream.js';
 import type { User } from '../../entities/user.js';
 import { accessChannelById } from '../../queries/channels/channel-list.js';
-import { FEATURES } from '../../features.js';
+import { FEATURES } from '../../features/feature-levels.js';
 import type { World } from '../../state/world.js';
 
 export interface PropertyChange {

@@ -10,7 +10,7 @@ import { badRequest, insufficientPermission } from '../../errors.js';
 import { type GroupSetting, namedGroup } from '../../entities/group.js';
 import { CHANNEL_PERMISSION_SETTINGS, type ChannelPermissionSetting, type Stream, type TopicsPolicy } from '../../entities/stream.js';
 import { isAdministrator, type User } from '../../entities/user.js';
-import { FEATURES } from '../../features.js';
+import { FEATURES } from '../../features/feature-levels.js';
 import { type GroupSettingInput, resolveGroupSetting } from '../../input/group-setting-input.js';
 import { hasChannelContentAccess } from '../../queries/channels/channel-access.js';
 import { channelFolderById } from '../../queries/channels/channel-folders.js';

@@ -7,7 +7,7 @@ import { pythonStrip } from '../../input/topic-names.js';
 import { badRequest, insufficientPermission } from '../../errors.js';
 import type { Stream } from '../../entities/stream.js';
 import { isAdministrator, isGuest, type User } from '../../entities/user.js';
-import { FEATURES } from '../../features.js';
+import { FEATURES } from '../../features/feature-levels.js';
 import { hasChannelContentAccess, hasChannelMetadataAccess } from '../../queries/channels/channel-access.js';
 import { hasGroupSetting } from '../../queries/groups/groups.js';
 import { type Principal, resolvePrincipals } from '../../queries/users/principals.js';

@@ -6,7 +6,7 @@
 import { ApiError, badRequest, insufficientPermission } from '../../errors.js';
 import type { GroupSetting, UserGroup } from '../../entities/group.js';
 import type { User } from '../../entities/user.js';
-import { FEATURES } from '../../features.js';
+import { FEATURES } from '../../features/feature-levels.js';
 import { toApiUserGroup } from '../../queries/groups/user-groups.js';
 import { realmAudience } from '../../queries/users/access.js';
 import { canManageGroup } from '../../queries/groups/user-group-permissions.js';

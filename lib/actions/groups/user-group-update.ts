@@ -9,7 +9,7 @@ import { ApiError, badRequest } from '../../errors.js';
 import { GROUP_PERMISSION_SETTINGS, type GroupPermissionSetting, type GroupSetting, type UserGroup } from '../../entities/group.js';
 import type { User } from '../../entities/user.js';
 import { GROUP_SETTING_RULES } from '../../settings/defaults.js';
-import { FEATURES } from '../../features.js';
+import { FEATURES } from '../../features/feature-levels.js';
 import { type GroupSettingInput, resolveGroupSetting } from '../../input/group-setting-input.js';
 import { activeRealmUserIds } from '../../queries/users/access.js';
 import { groupSettingToApi } from '../../queries/groups/groups.js';

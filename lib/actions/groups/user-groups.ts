@@ -3,7 +3,7 @@ import { badRequest } from '../../errors.js';
 import { GROUP_PERMISSION_SETTINGS, type GroupPermissionSetting, type GroupSetting, type UserGroup } from '../../entities/group.js';
 import type { User } from '../../entities/user.js';
 import { defaultGroupSettings, GROUP_SETTING_RULES } from '../../settings/defaults.js';
-import { FEATURES } from '../../features.js';
+import { FEATURES } from '../../features/feature-levels.js';
 import { type GroupSettingInput, resolveGroupSetting } from '../../input/group-setting-input.js';
 import { realmAudience  } from '../../queries/users/access.js';
 import { toApiUserGroup } from '../../queries/groups/user-groups.js';

@@ -9,7 +9,7 @@ import type { Message } from '../../entities/message.js';
 import type { Stream } from '../../entities/stream.js';
 import type { User } from '../../entities/user.js';
 import { badRequest } from '../../errors.js';
-import { FEATURES } from '../../features.js';
+import { FEATURES } from '../../features/feature-levels.js';
 import { hasGroupSetting } from '../../queries/groups/groups.js';
 import { actionAudience } from '../../queries/messages/message-audience.js';
 import { recipientId } from '../../queries/messages/messages.js';

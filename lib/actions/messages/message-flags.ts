@@ -9,7 +9,7 @@ import type { Message } from '../../entities/message.js';
 import type { Stream } from '../../entities/stream.js';
 import type { User } from '../../entities/user.js';
 import type { ChatEvent } from '../../state/event-hub.js';
-import { FEATURES } from '../../features.js';
+import { FEATURES } from '../../features/feature-levels.js';
 import { hasContentAccess, isSubscribed } from '../../queries/users/access.js';
 import { canReadMessage, INVALID_MESSAGE } from '../../queries/messages/messages.js';
 import { unreadInChannel, unreadMessageDetails, unreadMessagesOf } from '../../queries/messages/unread.js';

@@ -7,7 +7,7 @@ import { ApiError, badRequest } from '../../errors.js';
 import type { Recipient } from '../../entities/message.js';
 import type { Stream } from '../../entities/stream.js';
 import { isGuest, type User } from '../../entities/user.js';
-import { FEATURES } from '../../features.js';
+import { FEATURES } from '../../features/feature-levels.js';
 import { parseJson, type JsonValue, JsonSyntaxError } from '../../input/json.js';
 import { canAccessUser, isSubscribed } from '../../queries/users/access.js';
 import { hasGroupSetting } from '../../queries/groups/groups.js';

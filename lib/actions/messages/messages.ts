@@ -4,7 +4,7 @@
  * Validation of user requests lives in `message-send.ts`; editing in `edit/message-edit.ts`.
  */
 import { badRequest } from '../../errors.js';
-import { FEATURES } from '../../features.js';
+import { FEATURES } from '../../features/feature-levels.js';
 import type { Message, Recipient } from '../../entities/message.js';
 import type { User } from '../../entities/user.js';
 import { activeSubscriberIds } from '../../queries/users/access.js';

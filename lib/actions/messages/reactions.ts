@@ -7,7 +7,7 @@ import { checkEmoji, emojiDataByName } from '../../input/emoji.js';
 import type { Message, Reaction } from '../../entities/message.js';
 import type { User } from '../../entities/user.js';
 import { ApiError, badRequest } from '../../errors.js';
-import { FEATURES } from '../../features.js';
+import { FEATURES } from '../../features/feature-levels.js';
 import { actionAudience, ensureHistoricalRow } from '../../queries/messages/message-audience.js';
 import { accessMessage } from '../../queries/messages/messages.js';
 import { reactionEvent } from '../../queries/messages/reactions.js';

@@ -5,7 +5,7 @@
 import { badRequest, missingArgument } from '../../errors.js';
 import type { Stream } from '../../entities/stream.js';
 import { boolSetting, isGuest, type User } from '../../entities/user.js';
-import { type Feature, FEATURES } from '../../features.js';
+import { type Feature, FEATURES } from '../../features/feature-levels.js';
 import { hasChannelContentAccess } from '../../queries/channels/channel-access.js';
 import { isSubscribed } from '../../queries/users/access.js';
 import { subscriberIds } from '../../queries/channels/channels.js';

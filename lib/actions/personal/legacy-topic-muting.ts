@@ -7,7 +7,7 @@ import { badRequest } from '../../errors.js';
 import { VISIBILITY_POLICY } from '../../entities/personal.js';
 import type { Stream } from '../../entities/stream.js';
 import type { User } from '../../entities/user.js';
-import { FEATURES } from '../../features.js';
+import { FEATURES } from '../../features/feature-levels.js';
 import { hasChannelContentAccess } from '../../queries/channels/channel-access.js';
 import { topicVisibilityPolicy } from '../../queries/personal/user-topics.js';
 import type { World } from '../../state/world.js';

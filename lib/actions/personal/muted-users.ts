@@ -11,7 +11,7 @@ import { accessUserById } from '../../queries/users/users.js';
 import { unreadMessagesOf } from '../../queries/messages/unread.js';
 import type { World } from '../../state/world.js';
 import { addFlag } from '../messages/message-flags.js';
-import { FEATURES } from '../../features.js';
+import { FEATURES } from '../../features/feature-levels.js';
 
 /** Deactivated users may always be muted; bots only from level 188 ("No such user" before). */
 const mutableTarget = (world: World, user: User, id: number): User =>

@@ -7,7 +7,7 @@ import { badRequest, resourceNotFound } from '../../errors.js';
 import type { Message } from '../../entities/message.js';
 import type { Reminder } from '../../entities/realm-records.js';
 import type { User } from '../../entities/user.js';
-import { FEATURES } from '../../features.js';
+import { FEATURES } from '../../features/feature-levels.js';
 import { directMessageUrl, messageLinkSyntax, silentMention, streamMessageUrl, unusedFence } from '../../rendering/message-links.js';
 import { accessMessage, canReadMessage } from '../../queries/messages/messages.js';
 import { toApiReminder } from '../../queries/personal/reminders.js';

@@ -6,7 +6,7 @@
  * visibility, drafts and presence.
  */
 import { EMAIL_VISIBILITY, type SettingValue, type User } from '../../entities/user.js';
-import { FEATURES } from '../../features.js';
+import { FEATURES } from '../../features/feature-levels.js';
 import { LEGACY_DISPLAY, LEGACY_NOTIFICATIONS } from '../../queries/register/settings-state.js';
 import { canonicalTimeZone, deliveryEmailViewers, languageName } from '../../queries/personal/user-settings.js';
 import { userIdsWhoCanAccess } from '../../queries/users/users-admin.js';

@@ -9,7 +9,7 @@
 import { badRequest } from '../../errors.js';
 import type { Realm } from '../../entities/realm.js';
 import type { User } from '../../entities/user.js';
-import { FEATURES } from '../../features.js';
+import { FEATURES } from '../../features/feature-levels.js';
 import { hasChannelMetadataAccess } from '../../queries/channels/channel-access.js';
 import { realmAudience } from '../../queries/users/access.js';
 import type { World } from '../../state/world.js';

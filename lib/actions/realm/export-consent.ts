@@ -6,7 +6,7 @@
  * events of those carry no consent. Register holds no consent state, so clients apply nothing.
  */
 import { isAdministrator, type User } from '../../entities/user.js';
-import { FEATURES } from '../../features.js';
+import { FEATURES } from '../../features/feature-levels.js';
 import type { World } from '../../state/world.js';
 
 /** Active human administrators and owners. */

@@ -9,7 +9,7 @@ import { ApiError, badRequest, insufficientPermission, mustBeAdministrator, must
 import { isValidEmail } from '../../input/email.js';
 import type { EmailInvite, InviteTerms, MultiuseInvite } from '../../entities/invite.js';
 import { isAdministrator, isOwner, ROLE, type User } from '../../entities/user.js';
-import { FEATURES } from '../../features.js';
+import { FEATURES } from '../../features/feature-levels.js';
 import { adminUserIds, hasChannelContentAccess } from '../../queries/channels/channel-access.js';
 import { hasGroupSetting } from '../../queries/groups/groups.js';
 import { realmSetting } from '../../queries/register/realm-permission-state.js';

@@ -5,7 +5,7 @@
 import { realmAudience } from '../../queries/users/access.js';
 import { badRequest } from '../../errors.js';
 import type { Linkifier } from '../../entities/realm-records.js';
-import { FEATURES } from '../../features.js';
+import { FEATURES } from '../../features/feature-levels.js';
 import { linkifierError } from '../../patterns/linkifier-validation.js';
 import { linkifiersState, realmFiltersState } from '../../queries/realm/linkifiers.js';
 import { formatToTemplate } from '../../patterns/format-strings.js';

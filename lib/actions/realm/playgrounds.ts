@@ -4,7 +4,7 @@
  * them). Every change sends the complete list to every active account of the realm.
  */
 import { badRequest } from '../../errors.js';
-import { FEATURES } from '../../features.js';
+import { FEATURES } from '../../features/feature-levels.js';
 import { activeRealmUserIds } from '../../queries/users/access.js';
 import { playgroundsState } from '../../queries/realm/playgrounds.js';
 import { parseUriTemplate } from '../../patterns/uri-template.js';

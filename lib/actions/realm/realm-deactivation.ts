@@ -5,7 +5,7 @@
  */
 import { badRequest } from '../../errors.js';
 import { isOwner, type User } from '../../entities/user.js';
-import { FEATURES } from '../../features.js';
+import { FEATURES } from '../../features/feature-levels.js';
 import { activeRealmUserIds } from '../../queries/users/access.js';
 import type { World } from '../../state/world.js';
 

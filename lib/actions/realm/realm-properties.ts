@@ -6,7 +6,7 @@
 import { ApiError, badRequest, mustBeOwner } from '../../errors.js';
 import { LANGUAGE_NAMES } from '../../data/languages.js';
 import { isOwner, type User } from '../../entities/user.js';
-import { FEATURES } from '../../features.js';
+import { FEATURES } from '../../features/feature-levels.js';
 import { activeRealmUserIds } from '../../queries/users/access.js';
 import { REALM_PROPERTIES, type RealmPropertyDef, type RealmPropertyValue } from '../../settings/realm-properties.js';
 import type { World } from '../../state/world.js';

@@ -6,7 +6,7 @@ import { SERVICE_INTERFACES } from '../../entities/bot.js';
 import { badRequest, mustBeAdministrator, mustBeOwner } from '../../errors.js';
 import type { Stream } from '../../entities/stream.js';
 import { BOT_TYPE, type BotType, isAdministrator, isOwner, type User } from '../../entities/user.js';
-import { FEATURES } from '../../features.js';
+import { FEATURES } from '../../features/feature-levels.js';
 import { hasContentAccess } from '../../queries/users/access.js';
 import { hasGroupSetting } from '../../queries/groups/groups.js';
 import { realmSetting } from '../../queries/register/realm-permission-state.js';

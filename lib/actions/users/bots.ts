@@ -3,7 +3,7 @@
  * `add_bot_backend` and `deactivate_bot_backend` do them: every check first, in the real order,
  * then the account, its services, and the events.
  */
-import { markCreationSteps } from './onboarding-steps.js';
+import { markCreationSteps } from '../personal/onboarding-steps.js';
 import { generateApiKey } from '../../state/api-key.js';
 import { newBotProfile } from '../../entities/bot.js';
 import { isValidEmail } from '../../input/email.js';

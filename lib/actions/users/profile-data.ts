@@ -7,7 +7,7 @@
 import { badRequest } from '../../errors.js';
 import type { CustomProfileField } from '../../entities/realm-records.js';
 import { isAdministrator, type User } from '../../entities/user.js';
-import { FEATURES } from '../../features.js';
+import { FEATURES } from '../../features/feature-levels.js';
 import { userIdsWhoCanAccess } from '../../queries/users/users-admin.js';
 import { render } from '../../rendering/render.js';
 import type { World } from '../../state/world.js';

@@ -6,7 +6,7 @@ import { checkEmoji, emojiDataByName, normalizeReactionType } from '../../input/
 import { badRequest } from '../../errors.js';
 import type { UserStatus } from '../../entities/personal.js';
 import { boolSetting, type User } from '../../entities/user.js';
-import { FEATURES } from '../../features.js';
+import { FEATURES } from '../../features/feature-levels.js';
 import { accessAudience } from '../../queries/users/users-admin.js';
 import type { World } from '../../state/world.js';
 import { applyPresenceEnabled } from './presence.js';

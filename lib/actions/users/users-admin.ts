@@ -2,13 +2,13 @@
  * Creating, deactivating and reactivating users (sections 3.2 and 4.15; the real server's
  * `create_user_backend`, `deactivate_user_backend`, `reactivate_user_backend`).
  */
-import { markCreationSteps } from './onboarding-steps.js';
+import { markCreationSteps } from '../personal/onboarding-steps.js';
 import { generateApiKey } from '../../state/api-key.js';
 import { isValidEmail } from '../../input/email.js';
 import { badRequest, mustBeOwner } from '../../errors.js';
 import type { Stream } from '../../entities/stream.js';
 import { isOwner, ROLE, type SettingValue, type User } from '../../entities/user.js';
-import { FEATURES } from '../../features.js';
+import { FEATURES } from '../../features/feature-levels.js';
 import { realmAudience } from '../../queries/users/access.js';
 import { realmEmailRefusal } from '../../queries/realm/realm-domains.js';
 import { botAudienceIds } from '../../queries/users/bots.js';

@@ -6,7 +6,7 @@
 import { Audience } from '../../state/audience.js';
 import type { ChannelPermissionSetting, Stream } from '../../entities/stream.js';
 import { isAdministrator, isGuest, type User } from '../../entities/user.js';
-import { FEATURES } from '../../features.js';
+import { FEATURES } from '../../features/feature-levels.js';
 import type { World } from '../../state/world.js';
 import { isSubscribed } from '../users/access.js';
 import { hasGroupSetting, usersWithGroupSetting } from '../groups/groups.js';

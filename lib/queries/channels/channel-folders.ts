@@ -5,7 +5,7 @@
  */
 import { badRequest } from '../../errors.js';
 import type { ChannelFolder } from '../../entities/stream.js';
-import { FEATURES } from '../../features.js';
+import { FEATURES } from '../../features/feature-levels.js';
 import type { World } from '../../state/world.js';
 
 export interface ApiChannelFolder {

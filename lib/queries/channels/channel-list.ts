@@ -5,7 +5,7 @@
 import { badRequest } from '../../errors.js';
 import type { Stream } from '../../entities/stream.js';
 import { isAdministrator, isGuest, type User } from '../../entities/user.js';
-import { FEATURES } from '../../features.js';
+import { FEATURES } from '../../features/feature-levels.js';
 import { compareCodePoints } from '../../input/strings.js';
 import type { World } from '../../state/world.js';
 import { isSubscribed } from '../users/access.js';

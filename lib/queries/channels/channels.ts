@@ -5,7 +5,7 @@
  */
 import type { SystemGroupName } from '../../entities/group.js';
 import { CHANNEL_PERMISSION_SETTINGS, type ChannelPermissionSetting, type Stream } from '../../entities/stream.js';
-import { type Feature, FEATURES } from '../../features.js';
+import { type Feature, FEATURES } from '../../features/feature-levels.js';
 import { renderMarkdown } from '../../rendering/markdown/index.js';
 import type { World } from '../../state/world.js';
 import { groupSettingToApi } from '../groups/groups.js';

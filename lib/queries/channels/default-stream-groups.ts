@@ -3,7 +3,7 @@
  * them to `POST /register` (`realm_default_stream_groups`) and the `default_stream_groups` event.
  */
 import type { DefaultStreamGroup, Stream } from '../../entities/stream.js';
-import { FEATURES } from '../../features.js';
+import { FEATURES } from '../../features/feature-levels.js';
 import { compareCodePoints } from '../../input/strings.js';
 import type { World } from '../../state/world.js';
 import { channelToApi } from './channels.js';

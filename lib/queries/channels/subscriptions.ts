@@ -4,12 +4,15 @@
  */
 import type { Stream, Subscription } from '../../entities/stream.js';
 import { isAdministrator, isGuest, type User } from '../../entities/user.js';
-import { FEATURES } from '../../features.js';
+import { FEATURES } from '../../features/feature-levels.js';
 import { compareCodePoints } from '../../input/strings.js';
 import type { World } from '../../state/world.js';
 import { canSeeSubscribers, hasMetadataAccessViaGroups } from './channel-access.js';
 import { channelEmailAddress } from './channel-email.js';
 import { channelToApi, type ChannelViewOptions, subscriberIds } from './channels.js';
+
+/** `Subscription.ROLE_MEMBER`, the only role levels 31-132 could report. */
+const SUBSCRIBER_ROLE = 50;
 
 /**
  * A subscription object: the channel's fields plus the user's personal settings. Notification
@@ -27,6 +30,8 @@ export function subscriptionToApi(world: World, stream: Stream, sub: Subscriptio
   out.push_notifications = sub.pushNotifications;
   out.wildcard_mentions_notify = sub.wildcardMentionsNotify;
   if (!world.has(FEATURES.SUBSCRIPTION_EMAIL_ADDRESS_REMOVED)) out.email_address = channelEmailAddress(world, stream);
+  // Levels 31-132 carried the user's role in the channel; no one could be a stream administrator (20).
+  if (world.has(FEATURES.SUBSCRIPTION_ROLE) && !world.has(FEATURES.SUBSCRIPTION_ROLE_REMOVED)) out.role = SUBSCRIBER_ROLE;
   return out;
 }
 

@@ -6,7 +6,7 @@ import { badRequest, insufficientPermission } from '../../errors.js';
 import type { GroupPermissionSetting, UserGroup } from '../../entities/group.js';
 import { isModeratorOrAbove, type User } from '../../entities/user.js';
 import { GROUP_SETTING_RULES } from '../../settings/defaults.js';
-import { FEATURES } from '../../features.js';
+import { FEATURES } from '../../features/feature-levels.js';
 import type { World } from '../../state/world.js';
 import { hasGroupSetting } from './groups.js';
 import { hasGroupSettingField } from './user-groups.js';

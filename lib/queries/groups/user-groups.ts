@@ -2,7 +2,7 @@
 import { badRequest } from '../../errors.js';
 import type { GroupPermissionSetting, UserGroup } from '../../entities/group.js';
 import type { User } from '../../entities/user.js';
-import { type Feature, FEATURES } from '../../features.js';
+import { type Feature, FEATURES } from '../../features/feature-levels.js';
 import type { World } from '../../state/world.js';
 import { groupSettingToApi, recursiveSubgroups } from './groups.js';
 

@@ -6,7 +6,7 @@
 import { seconds } from '../../state/clock.js';
 import type { EditHistoryVisibilityPolicy } from '../../entities/realm.js';
 import type { EditEvent, Message } from '../../entities/message.js';
-import { FEATURES } from '../../features.js';
+import { FEATURES } from '../../features/feature-levels.js';
 import { htmlDiff } from '../../rendering/html-diff.js';
 import { displayTopic } from '../../input/topic-names.js';
 import type { World } from '../../state/world.js';

@@ -4,7 +4,7 @@
  */
 import type { Message, Reaction } from '../../entities/message.js';
 import type { User } from '../../entities/user.js';
-import { FEATURES } from '../../features.js';
+import { FEATURES } from '../../features/feature-levels.js';
 import { searchFields, type SearchQuery } from '../../narrow/search.js';
 import type { World } from '../../state/world.js';
 import { flagsFor, toApiMessage, type MessageView } from './messages.js';

@@ -3,7 +3,7 @@
  * topics and moving between channels, with the realm's time limits.
  */
 import { badRequest } from '../../errors.js';
-import { FEATURES } from '../../features.js';
+import { FEATURES } from '../../features/feature-levels.js';
 import type { Message } from '../../entities/message.js';
 import type { ChannelPermissionSetting, Stream } from '../../entities/stream.js';
 import type { RealmPermissionSetting } from '../../entities/realm.js';

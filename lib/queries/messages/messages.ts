@@ -7,7 +7,7 @@ import { badRequest } from '../../errors.js';
 import type { Message } from '../../entities/message.js';
 import type { User } from '../../entities/user.js';
 import { messageEditHistory } from './edit-history.js';
-import { FEATURES } from '../../features.js';
+import { FEATURES } from '../../features/feature-levels.js';
 import { seconds } from '../../state/clock.js';
 import { displayTopic } from '../../input/topic-names.js';
 import { topicLinks } from '../../rendering/topic-links.js';

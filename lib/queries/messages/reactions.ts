@@ -1,7 +1,7 @@
 /** Reactions as the API shows them: in message objects and in `reaction` events. */
 import type { Message, Reaction } from '../../entities/message.js';
 import type { ChatEvent } from '../../state/event-hub.js';
-import { FEATURES } from '../../features.js';
+import { FEATURES } from '../../features/feature-levels.js';
 import type { World } from '../../state/world.js';
 import { apiEmail } from '../users/users.js';
 

@@ -5,7 +5,7 @@
 import { realmProperty } from '../../settings/realm-properties.js';
 import { boolSetting, type User } from '../../entities/user.js';
 import { badRequest } from '../../errors.js';
-import { FEATURES } from '../../features.js';
+import { FEATURES } from '../../features/feature-levels.js';
 import type { World } from '../../state/world.js';
 import { canReadMessage, INVALID_MESSAGE } from './messages.js';
 

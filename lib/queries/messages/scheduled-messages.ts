@@ -1,7 +1,7 @@
 /** Reading scheduled messages: the API object (OpenAPI `ScheduledMessage`) and a user's pending list. */
 import type { ScheduledMessage } from '../../entities/scheduled-message.js';
 import type { User } from '../../entities/user.js';
-import { FEATURES } from '../../features.js';
+import { FEATURES } from '../../features/feature-levels.js';
 import { resourceNotFound } from '../../errors.js';
 import type { World } from '../../state/world.js';
 

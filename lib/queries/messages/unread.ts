@@ -6,7 +6,7 @@
 import { VISIBILITY_POLICY } from '../../entities/personal.js';
 import type { Message } from '../../entities/message.js';
 import type { User } from '../../entities/user.js';
-import { FEATURES } from '../../features.js';
+import { FEATURES } from '../../features/feature-levels.js';
 import { displayTopic } from '../../input/topic-names.js';
 import { ascending } from '../../state/history/id-sources.js';
 import type { World } from '../../state/world.js';

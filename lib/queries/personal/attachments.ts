@@ -1,7 +1,7 @@
 /** Reading uploaded files and their API shape (section 4.20; behaviour reference §5). */
 import type { Attachment } from '../../entities/realm-records.js';
 import type { User } from '../../entities/user.js';
-import { FEATURES } from '../../features.js';
+import { FEATURES } from '../../features/feature-levels.js';
 import type { World } from '../../state/world.js';
 
 export interface ApiAttachment {

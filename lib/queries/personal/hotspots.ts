@@ -9,7 +9,7 @@
  * is derived instead, which answers the same and keeps this query free of writes.
  */
 import type { User } from '../../entities/user.js';
-import { FEATURES } from '../../features.js';
+import { FEATURES } from '../../features/feature-levels.js';
 import type { TutorialStatus, World } from '../../state/world.js';
 
 interface HotspotText {

@@ -7,7 +7,7 @@
  * tutorial stayed markable until level 259 but were never listed from level 233 on.
  */
 import type { User } from '../../entities/user.js';
-import { FEATURES } from '../../features.js';
+import { FEATURES } from '../../features/feature-levels.js';
 import type { World } from '../../state/world.js';
 import { INTRO_HOTSPOT_NAMES } from './hotspots.js';
 

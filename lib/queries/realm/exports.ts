@@ -1,5 +1,5 @@
 /** Organization data exports in their API shape (`GET /export/realm` and the `realm_export` event). */
-import { FEATURES } from '../../features.js';
+import { FEATURES } from '../../features/feature-levels.js';
 import type { World } from '../../state/world.js';
 
 const seconds = (ms: number): number => Math.floor(ms / 1000);

@@ -4,7 +4,7 @@
  */
 import type { EmailInvite, InviteTerms, MultiuseInvite } from '../../entities/invite.js';
 import { isAdministrator, type User } from '../../entities/user.js';
-import { FEATURES } from '../../features.js';
+import { FEATURES } from '../../features/feature-levels.js';
 import type { World } from '../../state/world.js';
 
 const seconds = (ms: number): number => Math.floor(ms / 1000);

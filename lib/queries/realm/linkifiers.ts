@@ -1,6 +1,6 @@
 /** Reading linkifiers and their API shapes at the emulated feature level (sections 2.6, 4.19). */
 import type { Linkifier } from '../../entities/realm-records.js';
-import { FEATURES } from '../../features.js';
+import { FEATURES } from '../../features/feature-levels.js';
 import type { World } from '../../state/world.js';
 
 /** The API form: `{pattern, url_template, id}`; before FL 176 `{pattern, url_format, id}`. */

@@ -1,5 +1,5 @@
 /** Code playgrounds in their API shape (register's `realm_playgrounds` and its event). */
-import { FEATURES } from '../../features.js';
+import { FEATURES } from '../../features/feature-levels.js';
 import type { World } from '../../state/world.js';
 
 /** By ID; the template field is `url_template` from FL 196, `url_prefix` before. */

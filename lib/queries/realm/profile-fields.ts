@@ -3,7 +3,7 @@
  * `custom_profile_fields`, the `custom_profile_fields` event), as the real server's `as_dict`.
  */
 import type { CustomProfileField } from '../../entities/realm-records.js';
-import { FEATURES } from '../../features.js';
+import { FEATURES } from '../../features/feature-levels.js';
 import type { World } from '../../state/world.js';
 
 /** The field types by number; `PRONOUNS` exists from FL 151. */

@@ -1,6 +1,6 @@
 /** The organization's defaults for new users' personal settings (sections 2.7 and 4.3). */
 import type { SettingValue } from '../../entities/user.js';
-import { type Feature, FEATURES } from '../../features.js';
+import { type Feature, FEATURES } from '../../features/feature-levels.js';
 import { EMOJISETS, NOTIFICATION_SOUNDS, type SettingDefinition, settingExistsAt, USER_SETTINGS } from '../../settings/user-settings.js';
 import type { World } from '../../state/world.js';
 

@@ -6,7 +6,7 @@
  */
 import type { Stream } from '../../entities/stream.js';
 import { isGuest, type User } from '../../entities/user.js';
-import { FEATURES } from '../../features.js';
+import { FEATURES } from '../../features/feature-levels.js';
 import { compareCodePoints } from '../../input/strings.js';
 import type { World } from '../../state/world.js';
 import { listChannels } from '../channels/channel-list.js';

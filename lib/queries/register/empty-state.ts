@@ -4,7 +4,7 @@
  * key configured, no pending sponsorship request.
  * Each key appears from the level that introduced it.
  */
-import { FEATURES } from '../../features.js';
+import { FEATURES } from '../../features/feature-levels.js';
 import type { World } from '../../state/world.js';
 import type { StateFunction } from './state-fields.js';
 

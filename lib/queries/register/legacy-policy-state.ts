@@ -7,7 +7,7 @@
  * (`realm_invite_by_admins_only`, ...) appears before that.
  */
 import type { SystemGroupName } from '../../entities/group.js';
-import { type Feature, FEATURES } from '../../features.js';
+import { type Feature, FEATURES } from '../../features/feature-levels.js';
 import type { World } from '../../state/world.js';
 import { legacyPolicy, realmSetting } from './realm-permission-state.js';
 import type { Fields } from './state-fields.js';

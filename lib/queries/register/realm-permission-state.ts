@@ -6,7 +6,7 @@
 import { CHANNEL_SETTING_RULES, GROUP_SETTING_RULES, type SettingRules } from '../../settings/defaults.js';
 import { type GroupSetting, namedGroup, type SystemGroupName } from '../../entities/group.js';
 import type { RealmPermissionSetting } from '../../entities/realm.js';
-import { type Feature, FEATURES } from '../../features.js';
+import { type Feature, FEATURES } from '../../features/feature-levels.js';
 import type { World } from '../../state/world.js';
 import { groupSettingToApi } from '../groups/groups.js';
 import type { Fields } from './state-fields.js';

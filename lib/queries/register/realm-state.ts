@@ -5,7 +5,7 @@
  */
 import { seconds } from '../../state/clock.js';
 import type { User } from '../../entities/user.js';
-import { type Feature, FEATURES } from '../../features.js';
+import { type Feature, FEATURES } from '../../features/feature-levels.js';
 import { realmProperty } from '../../settings/realm-properties.js';
 import { communityTopicEditingLimit } from '../messages/message-permissions.js';
 import type { World } from '../../state/world.js';

@@ -4,7 +4,7 @@
  * permissions.
  */
 import { isGuest, ROLE, type User } from '../../entities/user.js';
-import { FEATURES } from '../../features.js';
+import { FEATURES } from '../../features/feature-levels.js';
 import { render } from '../../rendering/render.js';
 import type { World } from '../../state/world.js';
 import { canAccessUser } from '../users/access.js';

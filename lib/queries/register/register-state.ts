@@ -8,7 +8,7 @@
  */
 import type { User } from '../../entities/user.js';
 import { displayTopic } from '../../input/topic-names.js';
-import { FEATURES } from '../../features.js';
+import { FEATURES } from '../../features/feature-levels.js';
 import type { World } from '../../state/world.js';
 import { realmBotsState } from '../users/bots.js';
 import { draftsState } from '../personal/drafts.js';

@@ -4,7 +4,7 @@
  * defaults (real-server notes on http-register-events 3.3; the real OpenAPI register-queue description).
  */
 import { EMPTY_TOPIC_DISPLAY_NAME } from '../../input/topic-names.js';
-import { FEATURES } from '../../features.js';
+import { FEATURES } from '../../features/feature-levels.js';
 import type { World } from '../../state/world.js';
 import type { Fields, RegisterOptions } from './state-fields.js';
 

@@ -6,7 +6,7 @@
  * Only settings that exist at the emulated level appear.
  */
 import type { SettingValue, User } from '../../entities/user.js';
-import { FEATURES } from '../../features.js';
+import { FEATURES } from '../../features/feature-levels.js';
 import { type SettingDefinition, settingExistsAt, USER_SETTINGS } from '../../settings/user-settings.js';
 import type { World } from '../../state/world.js';
 import type { RegisterOptions } from './state-fields.js';

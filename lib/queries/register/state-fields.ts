@@ -4,7 +4,7 @@
  */
 import type { User } from '../../entities/user.js';
 import type { ClientCapabilities } from '../../entities/client-capabilities.js';
-import type { Feature } from '../../features.js';
+import type { Feature } from '../../features/feature-levels.js';
 import type { World } from '../../state/world.js';
 
 /** What the server itself reports (values that do not live in the world). */

@@ -5,7 +5,7 @@
 import { badRequest } from '../../errors.js';
 import type { Presence } from '../../entities/personal.js';
 import type { User } from '../../entities/user.js';
-import { FEATURES } from '../../features.js';
+import { FEATURES } from '../../features/feature-levels.js';
 import type { World } from '../../state/world.js';
 import { apiEmail } from './users.js';
 

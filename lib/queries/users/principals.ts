@@ -4,7 +4,7 @@
  */
 import { ApiError, badRequest } from '../../errors.js';
 import type { User } from '../../entities/user.js';
-import { FEATURES } from '../../features.js';
+import { FEATURES } from '../../features/feature-levels.js';
 import type { World } from '../../state/world.js';
 import { accessUserById, apiEmail, canSeeDeliveryEmail } from './users.js';
 

@@ -1,7 +1,7 @@
 /** User statuses as the API shows them (section 2.11; the real server's `zerver/lib/user_status.py`). */
 import type { UserStatus } from '../../entities/personal.js';
 import { boolSetting, type User } from '../../entities/user.js';
-import { FEATURES } from '../../features.js';
+import { FEATURES } from '../../features/feature-levels.js';
 import type { World } from '../../state/world.js';
 import { canAccessUser } from './access.js';
 

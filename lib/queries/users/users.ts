@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { badRequest } from '../../errors.js';
 import { EMAIL_VISIBILITY, emailVisibility, ROLE, type User } from '../../entities/user.js';
-import { FEATURES } from '../../features.js';
+import { FEATURES } from '../../features/feature-levels.js';
 import type { World } from '../../state/world.js';
 import { canAccessUser } from './access.js';
 

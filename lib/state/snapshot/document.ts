@@ -3,7 +3,7 @@
  * counters, then every state field against its schema (lib/state/snapshot/fields.ts), and last
  * the references and counters across fields. Every problem is listed, each with its JSON path.
  */
-import { MAX_FEATURE_LEVEL, MIN_FEATURE_LEVEL } from '../../features.js';
+import { MAX_FEATURE_LEVEL, MIN_FEATURE_LEVEL } from '../../features/feature-levels.js';
 import { SKIPPED_FIELDS, REQUIRED_FIELDS, WORLD_FIELDS } from './fields.js';
 import { SnapshotReader } from './reader.js';
 import { INVALID, location } from './values.js';

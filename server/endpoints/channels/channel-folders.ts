@@ -7,7 +7,7 @@
 import { createChannelFolder, reorderChannelFolders, updateChannelFolder } from '../../../lib/actions/channels/channel-folders.js';
 import { mustBeAdministrator } from '../../../lib/errors.js';
 import { isAdministrator } from '../../../lib/entities/user.js';
-import { FEATURES } from '../../../lib/features.js';
+import { FEATURES } from '../../../lib/features/feature-levels.js';
 import { bool, int, list } from '../../../lib/input/schema.js';
 import { listChannelFolders } from '../../../lib/queries/channels/channel-folders.js';
 import { MAX_CHANNEL_FOLDER_DESCRIPTION_LENGTH, MAX_CHANNEL_FOLDER_NAME_LENGTH } from '../../../lib/queries/register/server-limits-state.js';

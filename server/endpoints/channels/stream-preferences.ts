@@ -8,7 +8,7 @@ import { legacyMuteTopic } from '../../../lib/actions/personal/legacy-topic-muti
 import { type PropertyChange, updateSubscriptionProperties } from '../../../lib/actions/channels/subscription-properties.js';
 import { isAdministrator } from '../../../lib/entities/user.js';
 import { mustBeAdministrator } from '../../../lib/errors.js';
-import { FEATURES } from '../../../lib/features.js';
+import { FEATURES } from '../../../lib/features/feature-levels.js';
 import { isSubscribed } from '../../../lib/queries/users/access.js';
 import { accessChannelById } from '../../../lib/queries/channels/channel-list.js';
 import { accessUserById } from '../../../lib/queries/users/users.js';

@@ -10,7 +10,7 @@ import { legacyPostPolicyOf } from '../../../lib/actions/channels/channel-post-p
 import { MAX_CHANNEL_DESCRIPTION_LENGTH } from '../../../lib/input/channel-names.js';
 import { badRequest } from '../../../lib/errors.js';
 import { CHANNEL_PERMISSION_SETTINGS, type ChannelPermissionSetting, TOPICS_POLICIES } from '../../../lib/entities/stream.js';
-import { FEATURES } from '../../../lib/features.js';
+import { FEATURES } from '../../../lib/features/feature-levels.js';
 import { type GroupSettingInput, groupSettingValue } from '../../../lib/input/group-setting-input.js';
 import { canSeeSubscribers } from '../../../lib/queries/channels/channel-access.js';
 import { channelEmailAddress, emailAddressSender } from '../../../lib/queries/channels/channel-email.js';

@@ -9,7 +9,7 @@ import { MAX_CHANNEL_DESCRIPTION_LENGTH } from '../../../lib/input/channel-names
 import { badRequest, notForGuests } from '../../../lib/errors.js';
 import { CHANNEL_PERMISSION_SETTINGS, type ChannelPermissionSetting, TOPICS_POLICIES, type TopicsPolicy } from '../../../lib/entities/stream.js';
 import { isGuest } from '../../../lib/entities/user.js';
-import { type Feature, FEATURES } from '../../../lib/features.js';
+import { type Feature, FEATURES } from '../../../lib/features/feature-levels.js';
 import { type GroupSettingInput, groupSettingValue } from '../../../lib/input/group-setting-input.js';
 import { hasChannelContentAccess } from '../../../lib/queries/channels/channel-access.js';
 import type { Principal } from '../../../lib/queries/users/principals.js';

@@ -5,7 +5,7 @@
 import { deleteTopic } from '../../../lib/actions/messages/topic-delete.js';
 import { isAdministrator } from '../../../lib/entities/user.js';
 import { mustBeAdministrator } from '../../../lib/errors.js';
-import { FEATURES } from '../../../lib/features.js';
+import { FEATURES } from '../../../lib/features/feature-levels.js';
 import { allowEmptyTopic } from '../../../lib/queries/messages/messages.js';
 import { accessChannel, channelTopics } from '../../../lib/queries/messages/topics.js';
 import { bool } from '../../../lib/input/schema.js';

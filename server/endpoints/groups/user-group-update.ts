@@ -6,7 +6,7 @@ import { type GroupSettingChange, updateUserGroup } from '../../../lib/actions/g
 import { badRequest, notForBots, notForGuests } from '../../../lib/errors.js';
 import type { GroupPermissionSetting } from '../../../lib/entities/group.js';
 import { isGuest } from '../../../lib/entities/user.js';
-import { FEATURES } from '../../../lib/features.js';
+import { FEATURES } from '../../../lib/features/feature-levels.js';
 import { groupSettingValue } from '../../../lib/input/group-setting-input.js';
 import { isGroupMember } from '../../../lib/queries/groups/groups.js';
 import { accessUserGroupForRead } from '../../../lib/queries/groups/user-groups.js';

@@ -8,7 +8,7 @@ import { createUserGroup } from '../../../lib/actions/groups/user-groups.js';
 import { badRequest, insufficientPermission, notForBots, notForGuests } from '../../../lib/errors.js';
 import type { GroupPermissionSetting } from '../../../lib/entities/group.js';
 import { isGuest } from '../../../lib/entities/user.js';
-import { FEATURES } from '../../../lib/features.js';
+import { FEATURES } from '../../../lib/features/feature-levels.js';
 import { type GroupSettingInput, groupSettingValue } from '../../../lib/input/group-setting-input.js';
 import { canCreateGroups } from '../../../lib/queries/groups/user-group-permissions.js';
 import { accessUserGroupForRead, groupMemberIds, groupSubgroupIds, userGroupsState } from '../../../lib/queries/groups/user-groups.js';

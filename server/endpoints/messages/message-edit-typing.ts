@@ -3,7 +3,7 @@
  * to 360) and its successor `POST /messages/{message_id}/typing` (`op`; level 361).
  */
 import { sendEditTyping } from '../../../lib/actions/messages/message-edit-typing.js';
-import { FEATURES } from '../../../lib/features.js';
+import { FEATURES } from '../../../lib/features/feature-levels.js';
 import { int } from '../../../lib/input/schema.js';
 import { authed, type RouteDef } from '../../app/endpoint.js';
 import { json, literalStr } from '../../app/params.js';

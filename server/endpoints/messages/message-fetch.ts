@@ -5,7 +5,7 @@
  */
 import type { Message } from '../../../lib/entities/message.js';
 import { badRequest } from '../../../lib/errors.js';
-import { FEATURES } from '../../../lib/features.js';
+import { FEATURES } from '../../../lib/features/feature-levels.js';
 import { compileNarrow } from '../../../lib/narrow/predicates.js';
 import { searchFields, searchWordsPending } from '../../../lib/narrow/search.js';
 import { narrowParameter } from '../../../lib/narrow/terms.js';

@@ -6,7 +6,7 @@
  */
 import { updateMessageFlags } from '../../../lib/actions/messages/message-flags.js';
 import { badRequest } from '../../../lib/errors.js';
-import { FEATURES } from '../../../lib/features.js';
+import { FEATURES } from '../../../lib/features/feature-levels.js';
 import { searchWordsPending } from '../../../lib/narrow/search.js';
 import { narrowParameter } from '../../../lib/narrow/terms.js';
 import { resolveWith } from '../../../lib/narrow/with.js';

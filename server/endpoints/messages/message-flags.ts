@@ -4,7 +4,7 @@
  * `POST /mark_topic_as_read` stays with the message endpoints.
  */
 import { markAllAsRead, markStreamAsRead, updateMessageFlags } from '../../../lib/actions/messages/message-flags.js';
-import { FEATURES } from '../../../lib/features.js';
+import { FEATURES } from '../../../lib/features/feature-levels.js';
 import { int, list } from '../../../lib/input/schema.js';
 import { authed, type RouteDef } from '../../app/endpoint.js';
 import { json, str } from '../../app/params.js';

@@ -3,7 +3,7 @@
  * real server opens it to spectators on the web app's `/json` route only; on `/api/v1` a request
  * without credentials is the 401 of unauthenticated requests (zerver/lib/rest.py).
  */
-import { FEATURES } from '../../../lib/features.js';
+import { FEATURES } from '../../../lib/features/feature-levels.js';
 import { accessMessage, allowEmptyTopic, flagsFor, toApiMessage } from '../../../lib/queries/messages/messages.js';
 import { bool } from '../../../lib/input/schema.js';
 import { authed } from '../../app/endpoint.js';

@@ -9,7 +9,7 @@ import { clientName } from '../../../lib/actions/messages/messages.js';
 import { REPORT_TYPES, reportMessage } from '../../../lib/actions/messages/reports.js';
 import { editHistoryPolicy, historySnapshots } from '../../../lib/queries/messages/edit-history.js';
 import { badRequest } from '../../../lib/errors.js';
-import { FEATURES } from '../../../lib/features.js';
+import { FEATURES } from '../../../lib/features/feature-levels.js';
 import { accessMessage, allowEmptyTopic } from '../../../lib/queries/messages/messages.js';
 import { bool, int } from '../../../lib/input/schema.js';
 import { authed, type RouteDef } from '../../app/endpoint.js';

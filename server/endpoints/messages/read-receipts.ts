@@ -1,5 +1,5 @@
 /** `GET /messages/{message_id}/read_receipts` (level 137): the IDs of users who have read the message. */
-import { FEATURES } from '../../../lib/features.js';
+import { FEATURES } from '../../../lib/features/feature-levels.js';
 import { readReceipts } from '../../../lib/queries/messages/read-receipts.js';
 import { authed, type RouteDef } from '../../app/endpoint.js';
 

@@ -1,7 +1,7 @@
 /** Scheduled messages: list and delete (FL 173), schedule (FL 179), edit (FL 184). */
 import { clientName } from '../../../lib/actions/messages/messages.js';
 import { deleteScheduledMessage, editScheduledMessage, scheduleMessage } from '../../../lib/actions/messages/scheduled-messages.js';
-import { FEATURES } from '../../../lib/features.js';
+import { FEATURES } from '../../../lib/features/feature-levels.js';
 import { bool, int } from '../../../lib/input/schema.js';
 import { scheduledMessagesState } from '../../../lib/queries/messages/scheduled-messages.js';
 import { authed, type RouteDef } from '../../app/endpoint.js';

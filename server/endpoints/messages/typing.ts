@@ -4,7 +4,7 @@
  */
 import { sendTyping } from '../../../lib/actions/messages/typing.js';
 import { badRequest } from '../../../lib/errors.js';
-import { FEATURES } from '../../../lib/features.js';
+import { FEATURES } from '../../../lib/features/feature-levels.js';
 import { int, list, nullable } from '../../../lib/input/schema.js';
 import { pythonStrip } from '../../../lib/input/topic-names.js';
 import type { World } from '../../../lib/state/world.js';

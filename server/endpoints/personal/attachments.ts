@@ -6,7 +6,7 @@
  */
 import { deleteAttachment, sweepUnusedAttachments, uploadAttachment } from '../../../lib/actions/personal/attachments.js';
 import { badRequest } from '../../../lib/errors.js';
-import { FEATURES } from '../../../lib/features.js';
+import { FEATURES } from '../../../lib/features/feature-levels.js';
 import { attachmentsState, uploadSpaceUsed } from '../../../lib/queries/personal/attachments.js';
 import { cleanUploadName, storedFileName } from '../../../lib/uploads/names.js';
 import type { World } from '../../../lib/state/world.js';

@@ -1,7 +1,7 @@
 /** Drafts: `GET/POST /drafts`, `PATCH/DELETE /drafts/{draft_id}` (sections 2.2, 4.8). */
 import { createDrafts, deleteDraft, editDraft, requireDraftsSynchronization } from '../../../lib/actions/personal/drafts.js';
 import { draftInput } from '../../../lib/actions/personal/draft-input.js';
-import { FEATURES } from '../../../lib/features.js';
+import { FEATURES } from '../../../lib/features/feature-levels.js';
 import { listDrafts } from '../../../lib/queries/personal/drafts.js';
 import { list } from '../../../lib/input/schema.js';
 import { authed, type AuthedContext, type RouteDef } from '../../app/endpoint.js';

@@ -3,9 +3,9 @@
  * and `POST /users/me/tutorial_status` (removed at level 282). Both refuse bots, as the real
  * server's `human_users_only` views; both take plain strings at every level (level 63).
  */
-import { markHotspotSeen, setTutorialStatus } from '../../../lib/actions/users/hotspots.js';
+import { markHotspotSeen, setTutorialStatus } from '../../../lib/actions/personal/hotspots.js';
 import { notForBots } from '../../../lib/errors.js';
-import { FEATURES } from '../../../lib/features.js';
+import { FEATURES } from '../../../lib/features/feature-levels.js';
 import { authed, type RouteDef } from '../../app/endpoint.js';
 import { str } from '../../app/params.js';
 

@@ -3,9 +3,9 @@
  * `/users/me/android_gcm_reg_id` (`token`). Human users only. Not in the description. And
  * `POST /mobile_push/test_notification` (level 217, optional `token`), which tests these devices.
  */
-import { addLegacyPushToken, checkAppId, DEFAULT_IOS_APP_ID, removeLegacyPushToken, testPushNotificationDevices } from '../../../lib/actions/personal/legacy-push.js';
+import { addLegacyPushToken, checkAppId, DEFAULT_IOS_APP_ID, removeLegacyPushToken, testPushNotificationDevices } from '../../../lib/actions/personal/push/legacy-push.js';
 import { missingArgument, notForBots } from '../../../lib/errors.js';
-import { FEATURES } from '../../../lib/features.js';
+import { FEATURES } from '../../../lib/features/feature-levels.js';
 import { authed, type AuthedContext, type RouteDef } from '../../app/endpoint.js';
 import { str } from '../../app/params.js';
 

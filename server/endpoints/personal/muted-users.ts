@@ -1,6 +1,6 @@
 /** Muted users: `POST`/`DELETE /users/me/muted_users/{muted_user_id}` (level 48; as the real server). */
 import { muteUser, unmuteUser } from '../../../lib/actions/personal/muted-users.js';
-import { FEATURES } from '../../../lib/features.js';
+import { FEATURES } from '../../../lib/features/feature-levels.js';
 import { authed, type RouteDef } from '../../app/endpoint.js';
 
 const target = (path: ReadonlyMap<string, string>): number => Number(path.get('muted_user_id'));

@@ -5,7 +5,7 @@
  * strips it (the real view declares it stripped and non-empty); DELETE uses it as sent.
  */
 import { addNavigationView, removeNavigationView, updateNavigationView } from '../../../lib/actions/personal/navigation-views.js';
-import { FEATURES } from '../../../lib/features.js';
+import { FEATURES } from '../../../lib/features/feature-levels.js';
 import { navigationViewsState } from '../../../lib/queries/personal/navigation-views.js';
 import { bool } from '../../../lib/input/schema.js';
 import { authed, type RouteDef } from '../../app/endpoint.js';

@@ -1,7 +1,7 @@
 /** Onboarding steps: `POST /users/me/onboarding_steps` (level 233; human users only, as the real server). */
-import { markOnboardingStepSeen } from '../../../lib/actions/users/onboarding-steps.js';
+import { markOnboardingStepSeen } from '../../../lib/actions/personal/onboarding-steps.js';
 import { notForBots } from '../../../lib/errors.js';
-import { FEATURES } from '../../../lib/features.js';
+import { FEATURES } from '../../../lib/features/feature-levels.js';
 import { authed, type RouteDef } from '../../app/endpoint.js';
 import { str } from '../../app/params.js';
 

@@ -3,10 +3,10 @@
  * read; the push-service check comes after them. The relay work runs after the response, as the
  * real server queues it.
  */
-import { registerPushDevice } from '../../../lib/actions/personal/push.js';
-import { processPendingPushRegistrations } from '../../../lib/actions/personal/push-relay.js';
+import { registerPushDevice } from '../../../lib/actions/personal/push/push.js';
+import { processPendingPushRegistrations } from '../../../lib/actions/personal/push/push-relay.js';
 import { notForBots } from '../../../lib/errors.js';
-import { FEATURES } from '../../../lib/features.js';
+import { FEATURES } from '../../../lib/features/feature-levels.js';
 import { int } from '../../../lib/input/schema.js';
 import type { World } from '../../../lib/state/world.js';
 import { authed, type RouteDef } from '../../app/endpoint.js';

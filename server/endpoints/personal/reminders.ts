@@ -1,6 +1,6 @@
 /** Message reminders (spec 4.17): create (FL 381), list and delete (FL 399). */
 import { createReminder, deleteReminder } from '../../../lib/actions/personal/reminders.js';
-import { FEATURES } from '../../../lib/features.js';
+import { FEATURES } from '../../../lib/features/feature-levels.js';
 import { remindersState } from '../../../lib/queries/personal/reminders.js';
 import { int } from '../../../lib/input/schema.js';
 import { authed, type RouteDef } from '../../app/endpoint.js';

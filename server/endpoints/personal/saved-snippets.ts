@@ -1,6 +1,6 @@
 /** Saved snippets: `GET`/`POST /saved_snippets` and `DELETE /saved_snippets/{id}` (297), `PATCH` (368). */
 import { createSavedSnippet, deleteSavedSnippet, editSavedSnippet } from '../../../lib/actions/personal/saved-snippets.js';
-import { FEATURES } from '../../../lib/features.js';
+import { FEATURES } from '../../../lib/features/feature-levels.js';
 import { savedSnippetsOf } from '../../../lib/queries/personal/saved-snippets.js';
 import { authed, type RouteDef } from '../../app/endpoint.js';
 import { str } from '../../app/params.js';

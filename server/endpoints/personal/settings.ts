@@ -15,7 +15,7 @@ import { changeOwnSettings, type OwnSettingsOutcome } from '../../../lib/actions
 import { invalidValue } from '../../../lib/input/schema.js';
 import { notForBots } from '../../../lib/errors.js';
 import type { SettingValue } from '../../../lib/entities/user.js';
-import { FEATURES } from '../../../lib/features.js';
+import { FEATURES } from '../../../lib/features/feature-levels.js';
 import { defaultsAtLevel } from '../../../lib/queries/realm/user-settings-defaults.js';
 import { isKnownTimeZone } from '../../../lib/queries/personal/user-settings.js';
 import { compareCodePoints } from '../../../lib/input/strings.js';

@@ -1,6 +1,6 @@
 /** `POST /user_topics`: a user's visibility policy for one topic (sections 3.1, 4.4). */
 import { setUserTopicVisibility } from '../../../lib/actions/personal/user-topics.js';
-import { FEATURES } from '../../../lib/features.js';
+import { FEATURES } from '../../../lib/features/feature-levels.js';
 import { int, invalidValue, oneOf } from '../../../lib/input/schema.js';
 import { MAX_TOPIC_LENGTH, renameGeneralChat } from '../../../lib/input/topic-names.js';
 import { authed, type RouteDef } from '../../app/endpoint.js';

@@ -5,7 +5,7 @@
 import { deleteRealmExport, requestRealmExport } from '../../../lib/actions/realm/exports.js';
 import { mustBeAdministrator } from '../../../lib/errors.js';
 import { isAdministrator } from '../../../lib/entities/user.js';
-import { FEATURES } from '../../../lib/features.js';
+import { FEATURES } from '../../../lib/features/feature-levels.js';
 import { exportConsents, realmExportsState } from '../../../lib/queries/realm/exports.js';
 import { int, oneOf } from '../../../lib/input/schema.js';
 import { type AuthedContext, authed, type RouteDef } from '../../app/endpoint.js';

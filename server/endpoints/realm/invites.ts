@@ -14,7 +14,7 @@ import {
 } from '../../../lib/actions/realm/invites.js';
 import { mustBeAdministrator, notForBots, notForGuests } from '../../../lib/errors.js';
 import { isAdministrator, isGuest, ROLE } from '../../../lib/entities/user.js';
-import { FEATURES } from '../../../lib/features.js';
+import { FEATURES } from '../../../lib/features/feature-levels.js';
 import { invitesControlledBy } from '../../../lib/queries/realm/invites.js';
 import { bool, int, list, nullable, oneOf } from '../../../lib/input/schema.js';
 import { type AuthedContext, authed, type RouteDef } from '../../app/endpoint.js';

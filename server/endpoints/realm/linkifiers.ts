@@ -6,7 +6,7 @@
 import { addLinkifier, type LinkifierInput, removeLinkifier, reorderLinkifiers, updateLinkifier } from '../../../lib/actions/realm/linkifiers.js';
 import { mustBeAdministrator } from '../../../lib/errors.js';
 import { isAdministrator } from '../../../lib/entities/user.js';
-import { FEATURES } from '../../../lib/features.js';
+import { FEATURES } from '../../../lib/features/feature-levels.js';
 import { linkifiersState, realmFiltersState } from '../../../lib/queries/realm/linkifiers.js';
 import { int, list } from '../../../lib/input/schema.js';
 import { type AuthedContext, authed, type RouteDef } from '../../app/endpoint.js';

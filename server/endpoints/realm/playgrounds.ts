@@ -6,7 +6,7 @@
 import { addPlayground, removePlayground } from '../../../lib/actions/realm/playgrounds.js';
 import { badRequest, mustBeAdministrator } from '../../../lib/errors.js';
 import { isAdministrator } from '../../../lib/entities/user.js';
-import { FEATURES } from '../../../lib/features.js';
+import { FEATURES } from '../../../lib/features/feature-levels.js';
 import { isUrl } from '../../../lib/input/profile-field-data.js';
 import { type AuthedContext, authed, type RouteDef } from '../../app/endpoint.js';
 import { str } from '../../app/params.js';

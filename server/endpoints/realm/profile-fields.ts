@@ -7,7 +7,7 @@
 import { createProfileField, deleteProfileField, type ProfileFieldChanges, reorderProfileFields, updateProfileField } from '../../../lib/actions/realm/profile-fields.js';
 import { mustBeAdministrator } from '../../../lib/errors.js';
 import { isAdministrator } from '../../../lib/entities/user.js';
-import { FEATURES } from '../../../lib/features.js';
+import { FEATURES } from '../../../lib/features/feature-levels.js';
 import { profileFieldDataSchema } from '../../../lib/input/profile-field-data.js';
 import { profileFieldsState } from '../../../lib/queries/realm/profile-fields.js';
 import { bool, int, list } from '../../../lib/input/schema.js';

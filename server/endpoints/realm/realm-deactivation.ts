@@ -2,7 +2,7 @@
 import { deactivateRealm } from '../../../lib/actions/realm/realm-deactivation.js';
 import { mustBeOwner } from '../../../lib/errors.js';
 import { isOwner } from '../../../lib/entities/user.js';
-import { FEATURES } from '../../../lib/features.js';
+import { FEATURES } from '../../../lib/features/feature-levels.js';
 import { int, nullable } from '../../../lib/input/schema.js';
 import { authed, type RouteDef } from '../../app/endpoint.js';
 import { json } from '../../app/params.js';

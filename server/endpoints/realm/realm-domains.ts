@@ -6,7 +6,7 @@
 import { addRealmDomain, changeRealmDomain, removeRealmDomain } from '../../../lib/actions/realm/realm-domains.js';
 import { isAdministrator, isOwner } from '../../../lib/entities/user.js';
 import { mustBeAdministrator, mustBeOwner } from '../../../lib/errors.js';
-import { FEATURES } from '../../../lib/features.js';
+import { FEATURES } from '../../../lib/features/feature-levels.js';
 import { bool } from '../../../lib/input/schema.js';
 import { realmDomainsState } from '../../../lib/queries/realm/realm-domains.js';
 import { type AuthedContext, authed, type RouteDef } from '../../app/endpoint.js';

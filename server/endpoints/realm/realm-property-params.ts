@@ -1,7 +1,7 @@
 /** `PATCH /realm` parameters of the settings in lib/settings/realm-properties.ts, each from its level. */
 import type { RealmPropertyInput } from '../../../lib/actions/realm/realm-properties.js';
 import { badRequest } from '../../../lib/errors.js';
-import { FEATURES } from '../../../lib/features.js';
+import { FEATURES } from '../../../lib/features/feature-levels.js';
 import { bool, int, oneOf, str as strSchema, union } from '../../../lib/input/schema.js';
 import { json, literalStr, type Param, str } from '../../app/params.js';
 

@@ -9,7 +9,7 @@ import { updateUserSettingsDefaults } from '../../../lib/actions/realm/user-sett
 import { badRequest, mustBeAdministrator } from '../../../lib/errors.js';
 import { REALM_PERMISSION_SETTINGS, type RealmPermissionSetting } from '../../../lib/entities/realm.js';
 import { isAdministrator, type SettingValue } from '../../../lib/entities/user.js';
-import { FEATURES } from '../../../lib/features.js';
+import { FEATURES } from '../../../lib/features/feature-levels.js';
 import { groupSettingValue } from '../../../lib/input/group-setting-input.js';
 import { bool, int, object, optional, required, schema, str as strSchema, union } from '../../../lib/input/schema.js';
 import { compareCodePoints } from '../../../lib/input/strings.js';

@@ -7,7 +7,7 @@ import { checkNarrowForEvents, narrowSchema } from '../../../lib/events/narrow.j
 import { CAPABILITY_NAMES, capabilitiesFrom } from '../../../lib/entities/client-capabilities.js';
 import { checkAllPublicStreams, type QueueOptions } from '../../../lib/events/queue-options.js';
 import { eventQueues } from '../../../lib/events/queues.js';
-import { FEATURES } from '../../../lib/features.js';
+import { FEATURES } from '../../../lib/features/feature-levels.js';
 import { type JsonValue, tryParseJson } from '../../../lib/input/json.js';
 import { initialState, type RegisterOptions } from '../../../lib/queries/register/register-state.js';
 import { bool, int, keyPath, list, nullable, schema, str as strSchema } from '../../../lib/input/schema.js';

@@ -1,5 +1,5 @@
 /** `GET /server_settings`: no authentication; what a client needs before logging in. */
-import { FEATURES } from '../../../lib/features.js';
+import { FEATURES } from '../../../lib/features/feature-levels.js';
 import { render } from '../../../lib/rendering/render.js';
 import { open, type RouteDef } from '../../app/endpoint.js';
 

@@ -5,7 +5,7 @@
 import { isValidEmail } from '../../../lib/input/email.js';
 import { ApiError, badRequest, rateLimited } from '../../../lib/errors.js';
 import { isAdministrator, type User } from '../../../lib/entities/user.js';
-import { FEATURES } from '../../../lib/features.js';
+import { FEATURES } from '../../../lib/features/feature-levels.js';
 import type { World } from '../../../lib/state/world.js';
 import { type AppServices, open, type RouteDef } from '../../app/endpoint.js';
 import { str } from '../../app/params.js';

@@ -4,7 +4,7 @@
  */
 import { reportPresence } from '../../../lib/actions/users/presence.js';
 import { badRequest, notForBots } from '../../../lib/errors.js';
-import { FEATURES } from '../../../lib/features.js';
+import { FEATURES } from '../../../lib/features/feature-levels.js';
 import { presenceState, singleUserPresence } from '../../../lib/queries/users/presence.js';
 import { bool, int } from '../../../lib/input/schema.js';
 import { authed, type RouteDef } from '../../app/endpoint.js';

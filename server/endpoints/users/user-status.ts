@@ -5,7 +5,7 @@
 import { applyStatus, checkStatus, type StatusRequest } from '../../../lib/actions/users/user-status.js';
 import { accessUserForAdmin } from '../../../lib/actions/users/users-admin.js';
 import { notForBots } from '../../../lib/errors.js';
-import { FEATURES } from '../../../lib/features.js';
+import { FEATURES } from '../../../lib/features/feature-levels.js';
 import { userStatusOf } from '../../../lib/queries/users/user-status.js';
 import { accessUserById } from '../../../lib/queries/users/users.js';
 import { bool } from '../../../lib/input/schema.js';

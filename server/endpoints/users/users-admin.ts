@@ -6,7 +6,7 @@ import { type ProfileDataEntry, updateUser, type UserUpdate } from '../../../lib
 import { createUser, deactivateUser, reactivateUser } from '../../../lib/actions/users/users-admin.js';
 import { mustBeAdministrator } from '../../../lib/errors.js';
 import { isAdministrator, type Role, ROLES } from '../../../lib/entities/user.js';
-import { FEATURES } from '../../../lib/features.js';
+import { FEATURES } from '../../../lib/features/feature-levels.js';
 import { int, list, nullable, object, oneOf, required, str as strSchema, union } from '../../../lib/input/schema.js';
 import { authed, type RouteDef } from '../../app/endpoint.js';
 import { json, type ParamValues, str } from '../../app/params.js';

@@ -1,6 +1,6 @@
 /** Reading users: `GET /users`, `GET /users/me`, `GET /users/{user_id}` (sections 2.3, 4.21), by email. */
 import type { User } from '../../../lib/entities/user.js';
-import { FEATURES } from '../../../lib/features.js';
+import { FEATURES } from '../../../lib/features/feature-levels.js';
 import { canAccessUser } from '../../../lib/queries/users/access.js';
 import { maxReceivedMessageId } from '../../../lib/queries/messages/message-state.js';
 import { accessUserById, inaccessibleUserPlaceholder, toApiUser, userByEmailFor, type UserViewOptions } from '../../../lib/queries/users/users.js';

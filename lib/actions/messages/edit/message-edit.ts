@@ -7,7 +7,7 @@ import { ApiError, badRequest } from '../../../errors.js';
 import type { Message } from '../../../entities/message.js';
 import type { Stream } from '../../../entities/stream.js';
 import type { User } from '../../../entities/user.js';
-import { FEATURES } from '../../../features.js';
+import { FEATURES } from '../../../features/feature-levels.js';
 import { hasContentAccess } from '../../../queries/users/access.js';
 import { type ApiAttachment, attachmentsOfMessage, detachedUploads } from '../../../queries/personal/attachments.js';
 import { accessMessage } from '../../../queries/messages/messages.js';

@@ -5,7 +5,7 @@
  */
 import type { User } from '../../../entities/user.js';
 import { VISIBILITY_POLICY } from '../../../entities/personal.js';
-import { FEATURES } from '../../../features.js';
+import { FEATURES } from '../../../features/feature-levels.js';
 import { activeSubscriberIds } from '../../../queries/users/access.js';
 import { canReadMessage } from '../../../queries/messages/messages.js';
 import { topicMessages } from '../../../queries/messages/topics.js';

@@ -9,7 +9,7 @@
 import { ApiError, badRequest } from '../../../errors.js';
 import type { Stream } from '../../../entities/stream.js';
 import type { User } from '../../../entities/user.js';
-import { FEATURES } from '../../../features.js';
+import { FEATURES } from '../../../features/feature-levels.js';
 import { hasGroupSetting } from '../../../queries/groups/groups.js';
 import { realmSetting } from '../../../queries/register/realm-permission-state.js';
 import { activeSubscriberIds } from '../../../queries/users/access.js';

@@ -10,7 +10,7 @@
 import type { Message } from '../../../entities/message.js';
 import { VISIBILITY_POLICY } from '../../../entities/personal.js';
 import type { User } from '../../../entities/user.js';
-import { FEATURES } from '../../../features.js';
+import { FEATURES } from '../../../features/feature-levels.js';
 import { topicMessages } from '../../../queries/messages/topics.js';
 import { topicVisibilityPolicy } from '../../../queries/personal/user-topics.js';
 import type { World } from '../../../state/world.js';

@@ -4,10 +4,10 @@
  * token is checked and stored (registering again only updates the app ID); removing an unknown
  * token is "Token does not exist". Nothing is sent to any push service and no event is emitted.
  */
-import { ApiError, badRequest } from '../../errors.js';
-import type { LegacyPushToken } from '../../entities/personal.js';
-import type { User } from '../../entities/user.js';
-import type { World } from '../../state/world.js';
+import { ApiError, badRequest } from '../../../errors.js';
+import type { LegacyPushToken } from '../../../entities/personal.js';
+import type { User } from '../../../entities/user.js';
+import type { World } from '../../../state/world.js';
 
 /** The longest token the real server accepts, in code points (Python's `len`). */
 const MAX_TOKEN_LENGTH = 4096;

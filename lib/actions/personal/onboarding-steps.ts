@@ -2,8 +2,7 @@
  * Marking an onboarding step as seen (`POST /users/me/onboarding_steps`, level 233), as the real
  * server's `do_mark_onboarding_step_as_read`: marking is idempotent and cannot be undone, and
  * every marking (a repeated one too) sends the user's own queues an `onboarding_steps` event with
- * the steps still to see. It lives with user creation, which records the steps new accounts
- * start with.
+ * the steps still to see. User creation records the steps new accounts start with.
  */
 import { badRequest } from '../../errors.js';
 import type { User } from '../../entities/user.js';

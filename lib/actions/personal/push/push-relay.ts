@@ -12,9 +12,9 @@
  * `REQUEST_EXPIRED`; otherwise the registration becomes `active`. Each outcome is sent to the
  * user as a `push_device` event.
  */
-import type { PushRegistration } from '../../entities/personal.js';
-import { type JsonObject, tryParseJson } from '../../input/json.js';
-import type { World } from '../../state/world.js';
+import type { PushRegistration } from '../../../entities/personal.js';
+import { type JsonObject, tryParseJson } from '../../../input/json.js';
+import type { World } from '../../../state/world.js';
 
 /** The only relay public key the simulated relay accepts (the OpenAPI example's value). */
 export const SIMULATED_RELAY_PUBLIC_KEY = 'bouncer-public-key';

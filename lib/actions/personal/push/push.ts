@@ -1,13 +1,13 @@
 /**
  * Registering an end-to-end-encrypted push device (section 4.12, FL 406; behaviour reference §8).
  * The server stores the registration as `pending` and hands it to the push relay; the relay's
- * outcome arrives later as a `push_device` event (lib/actions/personal/push-relay.ts simulates it).
+ * outcome arrives later as a `push_device` event (lib/actions/personal/push/push-relay.ts simulates it).
  */
-import { ApiError } from '../../errors.js';
-import type { PushRegistration } from '../../entities/personal.js';
-import type { User } from '../../entities/user.js';
-import { findRegistration } from '../../queries/personal/push.js';
-import type { World } from '../../state/world.js';
+import { ApiError } from '../../../errors.js';
+import type { PushRegistration } from '../../../entities/personal.js';
+import type { User } from '../../../entities/user.js';
+import { findRegistration } from '../../../queries/personal/push.js';
+import type { World } from '../../../state/world.js';
 
 export interface PushDeviceInput {
   readonly tokenKind: 'fcm' | 'apns';
