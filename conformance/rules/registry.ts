@@ -102,6 +102,7 @@ import { rules as pointer } from './users/pointer.js';
 import { rules as alertWords } from './personal/alert-words.js';
 import { rules as mutedUsers } from './personal/muted-users.js';
 import { rules as onboardingSteps } from './personal/onboarding-steps.js';
+import { rules as hotspots } from './personal/hotspots.js';
 import { rules as savedSnippets } from './personal/saved-snippets.js';
 import { rules as legacyPush } from './personal/legacy-push.js';
 import { rules as settings } from './personal/settings.js';
@@ -223,6 +224,7 @@ const RULE_FILES: ReadonlyArray<readonly Rule[]> = [
   alertWords,
   mutedUsers,
   onboardingSteps,
+  hotspots,
   savedSnippets,
   legacyPush,
   settings,

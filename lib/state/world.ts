@@ -127,6 +127,9 @@ export class StreamMap extends Map<number, Stream> {
   }
 }
 
+/** The old web tutorial's progress (`UserProfile.tutorial_status`: waiting, started, finished). */
+export type TutorialStatus = 'waiting' | 'started' | 'finished';
+
 export interface WorldOptions {
   readonly clock: Clock;
   readonly featureLevel?: number;
@@ -191,6 +194,8 @@ export class World {
   readonly onboardingSteps = new Map<number, string[]>();
   /** User ID to that user's pointer (levels below 23); a user without an entry has the initial -1. */
   readonly pointers = new Map<number, number>();
+  /** User ID to the old web tutorial's status (`tutorial_status`); users without one have finished it. */
+  readonly tutorialStatus = new Map<number, TutorialStatus>();
   /** Saved snippets by ID. */
   readonly savedSnippets = new Map<number, SavedSnippet>();
   /** Legacy mobile push tokens (`/users/me/apns_device_token`, `/users/me/android_gcm_reg_id`). */

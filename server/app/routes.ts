@@ -45,6 +45,7 @@ import { routes as bots } from '../endpoints/users/bots.js';
 import { routes as alertWords } from '../endpoints/personal/alert-words.js';
 import { routes as mutedUsers } from '../endpoints/personal/muted-users.js';
 import { routes as onboardingSteps } from '../endpoints/personal/onboarding-steps.js';
+import { routes as hotspots } from '../endpoints/personal/hotspots.js';
 import { routes as ownAccount } from '../endpoints/users/own-account.js';
 import { routes as pointer } from '../endpoints/users/pointer.js';
 import { routes as savedSnippets } from '../endpoints/personal/saved-snippets.js';
@@ -99,6 +100,7 @@ export const ROUTES: readonly RouteDef[] = [
   ...alertWords,
   ...mutedUsers,
   ...onboardingSteps,
+  ...hotspots,
   ...ownAccount,
   ...pointer,
   ...savedSnippets,

@@ -70,7 +70,7 @@ const FORM_SAMPLES: ReadonlyMap<string, string> = new Map([
   ['group_name', 'sample group'], ['stream_names', '["Rome"]'],
   ['domain', 'sample.example.com'], ['allow_subdomains', 'true'],
   ['title', 'sample'], ['token', 'sample-token'], ['appid', 'org.zulip.Zulip'], ['email', 'someone@zulip.com'], ['to', 'Verona'],
-  ['onboarding_step', 'intro_inbox_view_modal'],
+  ['onboarding_step', 'intro_inbox_view_modal'], ['hotspot', 'intro_streams'],
 ]);
 
 /** Values that only make sense together, by endpoint (`METHOD route`); they win over FORM_SAMPLES. */

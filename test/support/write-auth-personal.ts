@@ -96,6 +96,8 @@ export const PERSONAL_RULES: readonly WriteRule[] = [
     targets: { "the caller's own steps": () => ({ path: '/users/me/onboarding_steps', params: { onboarding_step: 'intro_inbox_view_modal' } }) },
     refused: [refuse('bot', "the caller's own steps", NOT_FOR_BOTS)],
   },
+  open('POST /users/me/hotspots', 'served only below level 233 (the scene is at 415); the caller marks its own hotspots, bots refused (hotspots.test.ts)'),
+  open('POST /users/me/tutorial_status', 'served only below level 282 (the scene is at 415); the caller sets its own tutorial status, bots refused (hotspots.test.ts)'),
   open('POST /users/me/api_key/regenerate', "replaces the caller's own key; bots may too, as the real view says"),
   {
     route: 'PATCH /users/me/profile_data',

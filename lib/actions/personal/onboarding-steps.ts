@@ -15,12 +15,17 @@ export function markOnboardingStepSeen(world: World, user: User, name: string): 
   world.events.send({ type: 'onboarding_steps', onboarding_steps: nextOnboardingSteps(world, user) }, [user.id]);
 }
 
-/** What `do_create_user` records for every new account: its first notice counts as seen. */
+/**
+ * What `do_create_user` records for every new account: its first notice counts as seen, and its
+ * old web tutorial waits to start (the model's default; only bulk creation records it finished).
+ */
 export function markCreationSteps(world: World, userId: number): void {
   recordSeen(world, userId, SEEN_ON_CREATION);
+  world.tutorialStatus.set(userId, 'waiting');
 }
 
-function recordSeen(world: World, userId: number, name: string): void {
+/** Records `name` as seen by the user once; hotspots share this store, as their table became it. */
+export function recordSeen(world: World, userId: number, name: string): void {
   const seen = world.onboardingSteps.get(userId) ?? [];
   if (!seen.includes(name)) world.onboardingSteps.set(userId, [...seen, name]);
 }

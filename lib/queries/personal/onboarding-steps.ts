@@ -9,6 +9,7 @@
 import type { User } from '../../entities/user.js';
 import { FEATURES } from '../../features/feature-levels.js';
 import type { World } from '../../state/world.js';
+import { INTRO_HOTSPOT_NAMES } from './hotspots.js';
 
 export interface OnboardingStep {
   readonly type: 'one_time_notice' | 'one_time_action';
@@ -36,13 +37,11 @@ export const ONBOARDING_STEPS: readonly OnboardingStep[] = [
   { type: 'one_time_action', name: 'narrow_to_dm_with_welcome_bot_new_user' },
 ];
 
-/** The old tutorial's hotspots: accepted as onboarding steps below level 259, never listed. */
-const INTRO_HOTSPOTS: readonly string[] = ['intro_streams', 'intro_topics', 'intro_gear', 'intro_compose'];
 
 /** Whether `POST /users/me/onboarding_steps` accepts `name` at the world's level. */
 export function isKnownOnboardingStep(world: World, name: string): boolean {
   if (ONBOARDING_STEPS.some((step) => step.name === name)) return true;
-  return !world.has(FEATURES.ONBOARDING_NOTICES_ONLY) && INTRO_HOTSPOTS.includes(name);
+  return !world.has(FEATURES.ONBOARDING_NOTICES_ONLY) && INTRO_HOTSPOT_NAMES.includes(name);
 }
 
 /** The steps `user` has still to see, in catalogue order (`get_next_onboarding_steps`). */

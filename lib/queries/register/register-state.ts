@@ -17,6 +17,7 @@ import { messageState } from '../messages/message-state.js';
 import { alertWordsOf, mutedUsersOf } from '../personal/muted-lists.js';
 import { savedSnippetsOf } from '../personal/saved-snippets.js';
 import { onboardingStepsState } from '../personal/onboarding-steps.js';
+import { hotspotsState } from '../personal/hotspots.js';
 import { navigationViewsState } from '../personal/navigation-views.js';
 import { playgroundsState } from '../realm/playgrounds.js';
 import { realmDomainsState } from '../realm/realm-domains.js';
@@ -97,6 +98,7 @@ export const STATE_FUNCTIONS: ReadonlyMap<string, StateFunction> = new Map<strin
   ['alert_words', (world, user) => ({ alert_words: alertWordsOf(world, user) })],
   ['muted_users', (world, user) => (world.has(FEATURES.MUTED_USERS) ? { muted_users: mutedUsersOf(world, user) } : {})],
   ['onboarding_steps', onboardingStepsState],
+  ['hotspots', hotspotsState],
   ['saved_snippets', (world, user) => (world.has(FEATURES.SAVED_SNIPPETS) ? { saved_snippets: savedSnippetsOf(world, user) } : {})],
   ['user_settings', userSettingsState],
   ['update_display_settings', legacyDisplaySettingsState],

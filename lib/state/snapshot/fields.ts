@@ -200,6 +200,7 @@ export const WORLD_FIELDS: ReadonlyMap<string, Schema> = new Map<string, Schema>
   ['mutedUsers', perUser(array(mutedUser))],
   ['onboardingSteps', perUser(array(string))],
   ['pointers', perUser(pastRef('message'))],
+  ['tutorialStatus', perUser(literal('waiting', 'started', 'finished'))],
   ['savedSnippets', table('savedSnippet', savedSnippet)],
   ['legacyPushTokens', array(legacyPushToken)],
   ['realmEmoji', table('emoji', realmEmoji)],
