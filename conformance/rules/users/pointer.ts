@@ -34,12 +34,13 @@ function expectBadValue(reply: Reply, raw: string): void {
   expectEqual(body.var_name, 'pointer', 'var_name', reply);
 }
 
+/** What both rules share: the endpoints, the section and the levels that served them. */
+const POINTER_RULE = { endpoint: ENDPOINTS, section: SECTION, levels: { max: POINTER_REMOVED_LEVEL - 1 } } as const;
+
 const refusals: Rule = {
+  ...POINTER_RULE,
   id: 'pointer/refusals',
   title: "a missing pointer is REQUEST_VARIABLE_MISSING, a non-integer or negative one REQUEST_VARIABLE_INVALID \"Bad value for 'pointer': <raw>\", one naming no message of the user 400 \"Invalid message ID\" (with PUT and POST); the pointer is unchanged",
-  endpoint: ENDPOINTS,
-  section: SECTION,
-  levels: { max: POINTER_REMOVED_LEVEL - 1 },
   writes: false,
   needs: ['member'],
   async run(ctx) {
@@ -57,11 +58,9 @@ const refusals: Rule = {
 };
 
 const moves: Rule = {
+  ...POINTER_RULE,
   id: 'pointer/moves-forward-event-and-register',
   title: 'a new user starts at -1; moving onto a received message is an empty success with a pointer event to the user, read back by GET, POST /register (and GET /users/me below level 16); a move back succeeds and changes nothing',
-  endpoint: ENDPOINTS,
-  section: SECTION,
-  levels: { max: POINTER_REMOVED_LEVEL - 1 },
   writes: true,
   needs: ['throwaway-user'],
   async run(ctx) {
