@@ -9,7 +9,7 @@ import type { ApiClient } from '../client/api-client.js';
 import type { IdentityName } from '../credentials/types.js';
 import { check, expectEqual, expectShape, expectSuccess, fail } from '../expect/assert.js';
 import { v } from '../expect/shape.js';
-import { type Channel, createChannels, type DirectoryUser, ownSubscriptions, sorted, userDirectory } from '../rules/support/channel-fixtures.js';
+import { type Channel, createChannels, type DirectoryUser, INTEGER_PRINCIPALS_LEVEL, ownSubscriptions, sorted, userDirectory } from '../rules/support/channel-fixtures.js';
 import { expectSubscribeOutcome } from '../rules/channels/subscribe-support.js';
 import type { Rule, RuleContext } from '../rules/types.js';
 
@@ -134,6 +134,8 @@ export const subscriptionModelRule: Rule = {
   title: 'any sequence of subscribe, subscribe-others, unsubscribe and list commands keeps the server in agreement with the set of (user, channel) subscriptions',
   endpoint: 'POST, GET, DELETE /users/me/subscriptions',
   section: '4.1',
+  // Its commands name principals by user ID, which servers accept from level 9.
+  levels: { min: INTEGER_PRINCIPALS_LEVEL },
   writes: true,
   needs: ['admin', 'member', 'second-member'],
   async run(ctx) {

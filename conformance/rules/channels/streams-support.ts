@@ -9,7 +9,7 @@ import type { CleanupContext } from '../../cleanup.js';
 import type { IdentityName } from '../../credentials/types.js';
 import { check, expectAnyError, expectShape, expectSuccess, fail } from '../../expect/assert.js';
 import { type Validator, v } from '../../expect/shape.js';
-import { type Channel, notArchived, streamIdOf } from '../support/channel-fixtures.js';
+import { type Channel, notArchived, principalsFor, streamIdOf } from '../support/channel-fixtures.js';
 import type { RuleContext } from '../types.js';
 import { channelFields, type Field } from './subscription-shape.js';
 
@@ -60,7 +60,7 @@ export async function ownChannel(ctx: RuleContext, label: string, options: OwnCh
   const reply = await client.post('/users/me/subscriptions', {
     subscriptions: [{ name, description: options.description ?? '' }],
     invite_only: options.inviteOnly ?? false,
-    principals: members.map((who) => ctx.identity(who).userId),
+    principals: await principalsFor(ctx, client, members.map((who) => ctx.identity(who).userId)),
   });
   expectSuccess(reply);
   const channel = { name, streamId: await streamIdOf(client, name) };

@@ -9,7 +9,7 @@ import type { ApiClient } from '../../client/api-client.js';
 import { check, expectEqual, expectError, expectShape, expectSuccess } from '../../expect/assert.js';
 import { v } from '../../expect/shape.js';
 import { printableText } from '../support/arbitraries.js';
-import { type Channel, channelExists, createChannels, highestUserId, ownSubscriptions, sorted, userDirectory } from '../support/channel-fixtures.js';
+import { type Channel, channelExists, createChannels, highestUserId, INTEGER_PRINCIPALS_LEVEL, ownSubscriptions, sorted, userDirectory } from '../support/channel-fixtures.js';
 import { expectSubscribeOutcome, memberSubscriber } from './subscribe-support.js';
 import type { Rule, RuleContext } from '../types.js';
 
@@ -65,7 +65,8 @@ function invalidPrincipals(modern: boolean): Rule {
       : 'before feature level 208, principals naming no user are refused with 403 UNAUTHORIZED_PRINCIPAL and nobody is subscribed',
     endpoint: 'POST /users/me/subscriptions',
     section: '4.1 rule 4',
-    levels: modern ? { min: PRINCIPAL_ERROR_LEVEL } : { max: PRINCIPAL_ERROR_LEVEL - 1 },
+    // Principals by user ID: accepted from level 9.
+    levels: modern ? { min: PRINCIPAL_ERROR_LEVEL } : { min: INTEGER_PRINCIPALS_LEVEL, max: PRINCIPAL_ERROR_LEVEL - 1 },
     writes: true,
     needs: ['admin', 'member'],
     async run(ctx) {
@@ -99,7 +100,7 @@ function deactivatedPrincipal(modern: boolean): Rule {
       : 'before feature level 208, a deactivated user as principal is refused with 403 UNAUTHORIZED_PRINCIPAL',
     endpoint: 'POST /users/me/subscriptions',
     section: '4.1 rule 4',
-    levels: modern ? { min: PRINCIPAL_ERROR_LEVEL } : { max: PRINCIPAL_ERROR_LEVEL - 1 },
+    levels: modern ? { min: PRINCIPAL_ERROR_LEVEL } : { min: INTEGER_PRINCIPALS_LEVEL, max: PRINCIPAL_ERROR_LEVEL - 1 },
     writes: true,
     needs: ['admin', 'throwaway-user'],
     async run(ctx) {

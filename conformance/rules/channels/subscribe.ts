@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { check, expectEqual, expectError, expectShape, expectSuccess, fail } from '../../expect/assert.js';
 import { caseVariant, notJsonBoolean, printableText } from '../support/arbitraries.js';
-import { type Channel, channelExists, createChannels, KEYED_BY_ID_LEVEL, ownSubscriptions, userDirectory } from '../support/channel-fixtures.js';
+import { type Channel, channelExists, createChannels, INTEGER_PRINCIPALS_LEVEL, KEYED_BY_ID_LEVEL, ownSubscriptions, userDirectory } from '../support/channel-fixtures.js';
 import { channelCreationRule, expectCreationRefused, expectSubscribeOutcome, forbiddenNameChar, memberSubscriber, SUBSCRIBE_PARAMS } from './subscribe-support.js';
 import { SUBSCRIPTION_LEVELS, subscriptionShape } from './subscription-shape.js';
 import type { Rule } from '../types.js';
@@ -54,7 +54,8 @@ function keyedRule(byId: boolean): Rule {
       : 'the subscribed and already_subscribed maps are keyed by API email before feature level 289',
     endpoint: 'POST /users/me/subscriptions',
     section: '4.1; 9',
-    levels: byId ? { min: KEYED_BY_ID_LEVEL } : { max: KEYED_BY_ID_LEVEL - 1 },
+    // Its principals are user IDs, accepted from level 9.
+    levels: byId ? { min: KEYED_BY_ID_LEVEL } : { min: INTEGER_PRINCIPALS_LEVEL, max: KEYED_BY_ID_LEVEL - 1 },
     writes: true,
     needs: ['admin', 'member', 'second-member'],
     async run(ctx) {

@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import type { ApiClient, JsonObject } from '../../client/api-client.js';
 import { check, expectEqual, expectError, expectShape, expectSuccess } from '../../expect/assert.js';
 import { v } from '../../expect/shape.js';
-import type { Channel } from '../support/channel-fixtures.js';
+import { type Channel, principalsFor } from '../support/channel-fixtures.js';
 import { FAR_ID_FLOOR, sendToChannel } from '../support/message-fixtures.js';
 import type { Rule } from '../types.js';
 import { ownChannel, STREAM_LEVELS } from './streams-support.js';
@@ -78,7 +78,7 @@ const access: Rule = {
     expectError(await ctx.as('member').get(`/users/me/${FAR_ID_FLOOR + 5}/topics`), { status: 400, code: 'BAD_REQUEST' });
     const before = `${ctx.name('topic')} before`;
     const beforeId = await sendToChannel(admin, secret.streamId, before, 'sent before the member joined');
-    expectSuccess(await admin.post('/users/me/subscriptions', { subscriptions: [{ name: secret.name }], principals: [ctx.identity('member').userId] }));
+    expectSuccess(await admin.post('/users/me/subscriptions', { subscriptions: [{ name: secret.name }], principals: await principalsFor(ctx, admin, [ctx.identity('member').userId]) }));
     const after = `${ctx.name('topic')} after`;
     const afterId = await sendToChannel(admin, secret.streamId, after, 'sent after the member joined');
     const prefix = ctx.runTag;

@@ -8,7 +8,7 @@ import type { ApiClient, JsonObject } from '../../client/api-client.js';
 import { expectEqual, expectShape, expectSuccess, fail } from '../../expect/assert.js';
 import { v, type Validator } from '../../expect/shape.js';
 import { EVENT_DEADLINE_MS, eventsBeforeSentinel } from '../support/event-waits.js';
-import { type EventQueue, notArchived, openQueue, streamIdOf, userDirectory } from '../support/channel-fixtures.js';
+import { type EventQueue, notArchived, openQueue, principalsFor, streamIdOf } from '../support/channel-fixtures.js';
 import { fetchState, type RunChannel } from '../support/message-fixtures.js';
 import { fixtureRule, type RuleHeader } from '../support/rule-factory.js';
 import type { Rule, RuleContext } from '../types.js';
@@ -67,14 +67,10 @@ export interface EditChannels {
   readonly secret: RunChannel;
 }
 
-/** Level 9: `principals` may be user IDs; API emails before. */
-const INTEGER_PRINCIPALS = 9;
-
 async function createEditChannel(ctx: RuleContext, label: string, userIds: readonly number[], inviteOnly: boolean): Promise<RunChannel> {
   const name = ctx.name(label);
   const admin = ctx.as('admin');
-  const directory = ctx.featureLevel < INTEGER_PRINCIPALS ? await userDirectory(admin) : undefined;
-  const principals = directory === undefined ? userIds : userIds.map((id) => directory.get(id)?.email ?? String(id));
+  const principals = await principalsFor(ctx, admin, userIds);
   const reply = await admin.post('/users/me/subscriptions', { subscriptions: [{ name, description: '' }], invite_only: inviteOnly, principals });
   ctx.cleanup(`archive the edit channel ${name}`, async (c) => {
     const id = (await c.as('admin').get('/get_stream_id', { stream: name })).body?.stream_id;

@@ -11,6 +11,7 @@ import type { ApiClient } from '../../client/api-client.js';
 import { check, expectEqual, expectShape, expectSuccess } from '../../expect/assert.js';
 import { v } from '../../expect/shape.js';
 import { ownChannel } from '../channels/streams-support.js';
+import { principalsFor } from '../support/channel-fixtures.js';
 import { sendToChannel } from '../support/message-fixtures.js';
 import type { Rule } from '../types.js';
 
@@ -48,7 +49,7 @@ const topicLinkOperand: Rule = {
     };
     expectEqual(await withOperand(admin, link), expected(oldest, latest), `the operand of the subscriber's link (messages ${oldest} and ${latest})`);
     if (ctx.featureLevel < WITH_OLDEST_LEVEL) return;
-    expectSuccess(await admin.post('/users/me/subscriptions', { subscriptions: [{ name: channel.name }], principals: [ctx.identity('member').userId] }));
+    expectSuccess(await admin.post('/users/me/subscriptions', { subscriptions: [{ name: channel.name }], principals: await principalsFor(ctx, admin, [ctx.identity('member').userId]) }));
     const member = ctx.as('member');
     expectEqual(await withOperand(member, link), null, 'the operand for a member who received no message of the topic (protected history)');
     const third = await sendToChannel(admin, channel.streamId, topic, 'third, after the member joined');

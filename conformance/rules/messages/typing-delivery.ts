@@ -35,14 +35,17 @@ const channelEventShape = v.object(
   { exact: true },
 );
 
-/** The direct typing event: `recipients` include the sender; `private` before level 215. */
+/**
+ * The direct typing event: `recipients` include the sender; `message_type` came with channel
+ * typing (level 58), `private` before level 215.
+ */
 const directEventShape = (level: number) =>
   v.object(
     {
       id: v.int(),
       type: v.literal('typing'),
       op: v.literal('start', 'stop'),
-      message_type: level >= TYPING.STREAM_ID ? v.literal('direct') : v.literal('private'),
+      ...(level >= TYPING.STREAM ? { message_type: level >= TYPING.STREAM_ID ? v.literal('direct') : v.literal('private') } : {}),
       sender: person,
       recipients: v.array(person, { minLength: 1 }),
     },

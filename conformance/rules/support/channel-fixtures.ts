@@ -41,7 +41,7 @@ export async function createChannels(ctx: RuleContext, who: IdentityName, labels
   const params: Array<readonly [string, unknown]> = [
     ['subscriptions', names.map((name) => (options.description === undefined ? { name } : { name, description: options.description }))],
     ...(options.inviteOnly === undefined ? [] : [['invite_only', options.inviteOnly] as const]),
-    ...(options.principals === undefined ? [] : [['principals', options.principals] as const]),
+    ...(options.principals === undefined ? [] : [['principals', await principalsFor(ctx, client, options.principals)] as const]),
     ...(options.extra ?? []),
   ];
   const reply = await client.post('/users/me/subscriptions', params);
@@ -51,6 +51,16 @@ export async function createChannels(ctx: RuleContext, who: IdentityName, labels
   const channels: Channel[] = [];
   for (const name of names) channels.push({ name, streamId: await streamIdOf(client, name) });
   return channels;
+}
+
+/** Level 9: `principals` may be user IDs; API emails before. */
+export const INTEGER_PRINCIPALS_LEVEL = 9;
+
+/** `principals` as the level takes them: the IDs, or below level 9 the users' API emails. */
+export async function principalsFor(ctx: RuleContext, client: ApiClient, userIds: readonly number[]): Promise<ReadonlyArray<number | string>> {
+  if (ctx.featureLevel >= INTEGER_PRINCIPALS_LEVEL) return userIds;
+  const directory = await userDirectory(client);
+  return userIds.map((id) => directory.get(id)?.email ?? String(id));
 }
 
 /**

@@ -9,7 +9,7 @@ import type { ApiClient } from '../../client/api-client.js';
 import type { IdentityName } from '../../credentials/types.js';
 import { expectShape, expectSuccess } from '../../expect/assert.js';
 import { v } from '../../expect/shape.js';
-import { notArchived, streamIdOf } from './channel-fixtures.js';
+import { notArchived, principalsFor, streamIdOf } from './channel-fixtures.js';
 import type { RuleContext } from '../types.js';
 
 /** A channel the run created. */
@@ -32,8 +32,8 @@ export interface ChannelOptions {
 export async function createChannel(ctx: RuleContext, creator: IdentityName, label: string, options: ChannelOptions = {}): Promise<RunChannel> {
   const name = ctx.name(label);
   const members = (options.members ?? []).filter((who) => who !== creator);
-  const principals = [creator, ...members].map((who) => ctx.identity(who).userId);
   const client = ctx.as(creator);
+  const principals = await principalsFor(ctx, client, [creator, ...members].map((who) => ctx.identity(who).userId));
   const reply = await client.post('/users/me/subscriptions', { subscriptions: [{ name, description: '' }], invite_only: options.inviteOnly ?? false, principals });
   expectSuccess(reply);
   const id = await streamIdOf(client, name);
@@ -56,7 +56,7 @@ export function runChannel(ctx: RuleContext): Promise<RunChannel> {
   return ctx.runShared('run-channel', async () => {
     const name = ctx.name('run-channel');
     const client = ctx.as('admin');
-    const principals = ctx.identities.filter((identity) => !identity.isBot).map((identity) => identity.userId);
+    const principals = await principalsFor(ctx, client, ctx.identities.filter((identity) => !identity.isBot).map((identity) => identity.userId));
     const reply = await client.post('/users/me/subscriptions', { subscriptions: [{ name, description: '' }], principals });
     expectSuccess(reply);
     const id = await streamIdOf(client, name);
