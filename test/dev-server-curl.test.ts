@@ -59,6 +59,15 @@ const STEPS: readonly Step[] = [
     },
   },
   {
+    block: /__dev\/queues\/restart/,
+    says: 'both queues get a restart and a web reload, and the server generation moves on',
+    check(t, server, responses) {
+      allSucceeded(t, responses);
+      t.same(json(responses[0]).queues, 2);
+      t.equal(json(responses[0]).server_generation, server.app.serverGeneration);
+    },
+  },
+  {
     block: /__dev\/queues\/expire/,
     says: "the queues are listed, hamlet's expired, then the rest",
     check(t, _server, responses) {

@@ -30,6 +30,7 @@ export const FEATURES_200_TO_415 = {
   ONBOARDING_STEPS: f(233, 'POST /users/me/onboarding_steps; onboarding_steps register state and event (were hotspots)'),
   AUTO_FOLLOW_MENTIONED: f(235, 'automatically_follow_topics_where_mentioned'),
   READ_BY_SENDER: f(236, 'send message: read_by_sender'),
+  WEB_RELOAD_CLIENT: f(240, 'restart events lose immediate; web_reload_client events tell web clients to reload'),
   ANNOUNCEMENT_RENAMES: f(241, 'register: *_announcements_stream_id (renamed), auth methods as objects'),
   UPDATE_ANNOUNCEMENTS: f(242, 'register: realm_zulip_update_announcements_stream_id'),
   PROFILE_FIELD_REQUIRED: f(244, 'custom profile fields: required'),

@@ -52,6 +52,11 @@ export class ChatApp implements AppServices {
   readonly world: World;
   readonly devEndpoints: boolean;
   readonly zulipVersion: string;
+  /**
+   * `server_generation`: when this server (re)started, in seconds. A simulated restart
+   * (`POST /__dev/queues/restart`) moves it on, as a real restart does.
+   */
+  serverGeneration = Math.floor(Date.now() / 1000);
   readonly authLimiter: RateLimiter;
   readonly apiLimiter: RateLimiter | undefined;
   readonly eventOptions: ResolvedEventQueueOptions;

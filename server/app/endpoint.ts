@@ -19,6 +19,8 @@ export interface AppServices {
   readonly devEndpoints: boolean;
   /** The version string `server_settings` and `register` report. */
   readonly zulipVersion: string;
+  /** `server_generation`: when the server last (re)started, in seconds. */
+  readonly serverGeneration: number;
   /** The failed-login limit of `fetch_api_key`. */
   readonly authLimiter: RateLimiter;
   readonly eventOptions: ResolvedEventQueueOptions;

@@ -67,6 +67,13 @@ export class JsonFields {
     return value;
   }
 
+  boolean(name: string): boolean | undefined {
+    const value = this.any(name);
+    if (value === undefined) return undefined;
+    if (typeof value !== 'boolean') throw new DevRequestError(400, `${name} must be true or false`);
+    return value;
+  }
+
   number(name: string, min: number, max: number, integer: boolean): number | undefined {
     const value = this.any(name);
     if (value === undefined) return undefined;

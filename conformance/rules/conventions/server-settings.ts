@@ -8,6 +8,9 @@ import { v } from '../../expect/shape.js';
 import type { Rule } from '../types.js';
 import { ignoredNames, unknownParams } from './unknown-parameters.js';
 
+/** Level 88: `zulip_merge_base` in server_settings, register and restart events. */
+const MERGE_BASE_LEVEL = 88;
+
 const settingsShape = v.object({
   authentication_methods: v.record(v.bool()),
   zulip_version: v.string({ nonEmpty: true }),
@@ -31,7 +34,7 @@ const settingsShape = v.object({
 
 const shape: Rule = {
   id: 'server-settings/shape',
-  title: 'server_settings answers without credentials with the version, feature level and login methods',
+  title: 'server_settings answers without credentials with the version, feature level (and the merge base from level 88) and login methods',
   endpoint: 'GET /server_settings',
   section: '9.2; 4.6',
   writes: false,
@@ -39,6 +42,9 @@ const shape: Rule = {
     const reply = await ctx.anonymous.get('/server_settings');
     const body = expectShape(expectSuccess(reply, { ignored: [] }), settingsShape, 'body', reply);
     if (ctx.target.discoveredFeatureLevel > 0) expectEqual(body.zulip_feature_level, ctx.target.discoveredFeatureLevel, 'zulip_feature_level', reply);
+    // zulip_merge_base came at level 88 (changelog 88).
+    const level = ctx.target.discoveredFeatureLevel;
+    if (level > 0) expectEqual(typeof body.zulip_merge_base, level >= MERGE_BASE_LEVEL ? 'string' : 'undefined', `zulip_merge_base at level ${level}`, reply);
     // realm_url replaced realm_uri at level 257; both carry the same URL.
     if (body.realm_uri !== undefined && ctx.target.discoveredFeatureLevel >= 257) {
       expectEqual(body.realm_url, body.realm_uri, 'realm_url (same as realm_uri since level 257)', reply);

@@ -16,9 +16,6 @@ import { authed, type RouteDef } from '../../app/endpoint.js';
 import { longPoller } from '../../app/long-poll.js';
 import { json, str } from '../../app/params.js';
 
-/** When this server process started, in seconds (`server_generation`). */
-const SERVER_GENERATION = Math.floor(Date.now() / 1000);
-
 const KNOWN_CAPABILITIES = new Set(CAPABILITY_NAMES.map(([wire]) => wire));
 
 /**
@@ -102,7 +99,7 @@ const register = authed({
         zulipVersion: app.zulipVersion,
         longpollTimeoutSecs: app.eventOptions.longpollTimeoutSecs,
         devEndpoints: app.devEndpoints,
-        serverGeneration: SERVER_GENERATION,
+        serverGeneration: app.serverGeneration,
       },
     };
     const state = initialState(world, user, options);
@@ -110,7 +107,7 @@ const register = authed({
       queue_id: queue.id,
       zulip_version: app.zulipVersion,
       zulip_feature_level: world.featureLevel,
-      zulip_merge_base: app.zulipVersion,
+      ...(world.has(FEATURES.MERGE_BASE) ? { zulip_merge_base: app.zulipVersion } : {}),
       ...state,
       // Events that reached the queue while the state was read would be folded in here; the
       // world is single-threaded, so there are none.

@@ -25,7 +25,7 @@ const getServerSettings = open({
         'openid connect': false,
       },
       zulip_version: app.zulipVersion,
-      zulip_merge_base: app.zulipVersion,
+      ...(world.has(FEATURES.MERGE_BASE) ? { zulip_merge_base: app.zulipVersion } : {}),
       zulip_feature_level: world.featureLevel,
       push_notifications_enabled: world.pushConfigured,
       is_incompatible: userAgent.startsWith('ZulipInvalid'),
