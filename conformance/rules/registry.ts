@@ -125,6 +125,7 @@ import { rules as channelEmailSender } from './channels/channel-email-sender.js'
 import { rules as realmSettings } from './realm/realm-settings.js';
 import { rules as exports } from './realm/exports.js';
 import { rules as eventConvergence } from './register/event-convergence.js';
+import { rules as registerStaticState } from './register/static-state.js';
 const RULE_FILES: ReadonlyArray<readonly Rule[]> = [
   conventions,
   auth,
@@ -247,6 +248,7 @@ const RULE_FILES: ReadonlyArray<readonly Rule[]> = [
   realmSettings,
   exports,
   eventConvergence,
+  registerStaticState,
 ];
 
 const ID_FORMAT = /^[a-z0-9]+(?:-[a-z0-9]+)*(?:\/[a-z0-9]+(?:-[a-z0-9]+)*)+$/;

@@ -5,8 +5,9 @@
  * `match_content` / `match_subject` highlighting it returns.
  *
  * Words are runs of letters and digits, compared case-insensitively after a light English
- * plural folding (`cats` finds `cat`, `replies` finds `reply`); common English stop words are
- * ignored, and a query of stop words only matches nothing, as an empty `tsquery` does.
+ * plural folding (`cats` finds `cat`, `replies` finds `reply`); the real server's stop words
+ * (`stop_words` in `POST /register`, lib/data/search-stop-words.ts) are ignored, and a query of
+ * stop words only matches nothing, as an empty `tsquery` does.
  */
 
 import { addLexemes, htmlText, lexeme, STOP_WORDS, WORD } from '../state/history/search-words.js';

@@ -2,6 +2,7 @@
  * The checks behind creating and editing bots, each with the real server's message: names,
  * who may create which bot types, service interfaces and default channels.
  */
+import { EMBEDDED_BOTS } from '../../data/embedded-bots.js';
 import { SERVICE_INTERFACES } from '../../entities/bot.js';
 import { badRequest, mustBeAdministrator, mustBeOwner } from '../../errors.js';
 import type { Stream } from '../../entities/stream.js';
@@ -14,7 +15,7 @@ import { canAdminUser } from '../../queries/users/users-admin.js';
 import type { World } from '../../state/world.js';
 
 /** The embedded bots a development server offers (`EMBEDDED_BOTS`; embedded bots are enabled there). */
-export const EMBEDDED_BOT_NAMES: readonly string[] = ['converter', 'encrypt', 'helloworld', 'virtual_fs', 'giphy', 'followup'];
+export const EMBEDDED_BOT_NAMES: readonly string[] = EMBEDDED_BOTS.map((bot) => bot.name);
 
 /** `check_short_name`: stripped, and not empty. */
 export function checkShortName(raw: string): string {

@@ -40,6 +40,7 @@ import { userStatusState } from '../users/user-status.js';
 import { mutedTopicsState, userTopicsState } from '../personal/user-topics.js';
 import { defaultStreamGroupsState, defaultStreamsState, streamsState } from './channel-state.js';
 import { EMPTY_STATE_FUNCTIONS } from './empty-state.js';
+import { STATIC_STATE_FUNCTIONS } from './static-state.js';
 import { recentPrivateConversations } from '../messages/recent-conversations.js';
 
 export type { RegisterOptions, ServerInfo, StateFunction } from './state-fields.js';
@@ -143,6 +144,7 @@ export const STATE_FUNCTIONS: ReadonlyMap<string, StateFunction> = new Map<strin
   // The legacy tuple list; always empty since FL 176.
   ['realm_filters', (world) => ({ realm_filters: realmFiltersState(world) })],
   ...EMPTY_STATE_FUNCTIONS,
+  ...STATIC_STATE_FUNCTIONS,
 ]);
 
 /** Whether the client wants the state of `type`. */

@@ -3,18 +3,13 @@
  * messages holding each one: runs of letters and digits, lower-cased, with a light English plural
  * folding (`cats` is `cat`, `replies` is `reply`), and the stop words a query ignores.
  */
+import { SEARCH_STOP_WORDS } from '../../data/search-stop-words.js';
 
-/** A subset of PostgreSQL's English stop-word list (the most common words). */
-export const STOP_WORDS: ReadonlySet<string> = new Set(
-  (
-    'a about above after again against all am an and any are as at be because been before being below between both but by ' +
-    'can did do does doing down during each few for from further had has have having he her here hers herself him himself ' +
-    'his how i if in into is it its itself just me more most my myself no nor not now of off on once only or other our ours ' +
-    'ourselves out over own same she should so some such than that the their theirs them themselves then there these they ' +
-    'this those through to too under until up very was we were what when where which while who whom why will with you your ' +
-    'yours yourself yourselves'
-  ).split(' '),
-);
+/**
+ * The real server's search stop words (the list `POST /register` serves as `stop_words`): its
+ * PostgreSQL text-search configuration drops them from queries and documents alike.
+ */
+export const STOP_WORDS: ReadonlySet<string> = new Set(SEARCH_STOP_WORDS);
 
 export const WORD = /[\p{L}\p{N}]+/gu;
 
