@@ -18,7 +18,12 @@ interface HotspotText {
   readonly description: string;
 }
 
-/** The intro hotspots as the last releases before level 233 worded them, in the order they are shown. */
+/**
+ * The intro hotspots as the last releases before level 233 worded them, in the order they are
+ * shown. Clients display these texts, so they are the real server's own: data vendored from
+ * zerver/lib/hotspots.py of the Zulip server, copyright Kandra Labs, Inc. and contributors,
+ * licensed under the Apache License, Version 2.0 (https://www.apache.org/licenses/LICENSE-2.0).
+ */
 const INTRO_HOTSPOTS: readonly HotspotText[] = [
   {
     name: 'intro_streams',
