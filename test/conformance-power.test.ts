@@ -71,6 +71,12 @@ const BREAKAGES: ReadonlyArray<{ what: string; rule: string; mutate: Mutation }>
     },
   },
   {
+    what: 'the pointer, removed at level 23, is still served',
+    rule: 'conventions/removed-routes-not-found',
+    mutate: async (request, next) =>
+      request.method === 'GET' && request.path === '/api/v1/users/me/pointer' ? { status: 200, headers: { 'content-type': 'application/json' }, body: '{"result":"success","msg":"","pointer":-1}\n' } : next(request),
+  },
+  {
     what: 'client_gravatar=yes is taken as the default',
     rule: 'conventions/json-boolean-parameter-refuses-other-values',
     mutate: (request, next) => next({ ...request, query: request.query.filter(([name, value]) => name !== 'client_gravatar' || value === 'true' || value === 'false') }),

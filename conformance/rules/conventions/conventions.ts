@@ -97,6 +97,34 @@ const unknownRoute: Rule = {
   },
 };
 
+/**
+ * Routes the real server removed at a level (changelog 23, 233 and 282), each sent without its
+ * parameter, so that even a server still serving one changes nothing.
+ */
+const REMOVED_ROUTES: ReadonlyArray<{ readonly method: string; readonly path: string; readonly removedAt: number }> = [
+  { method: 'GET', path: '/users/me/pointer', removedAt: 23 },
+  { method: 'POST', path: '/users/me/pointer', removedAt: 23 },
+  { method: 'PUT', path: '/users/me/pointer', removedAt: 23 },
+  { method: 'POST', path: '/users/me/hotspots', removedAt: 233 },
+  { method: 'POST', path: '/users/me/tutorial_status', removedAt: 282 },
+];
+
+const removedRoutes: Rule = {
+  id: 'conventions/removed-routes-not-found',
+  title: 'routes removed at a level (the pointer at 23, hotspots at 233, tutorial_status at 282) answer 404 from that level on, as paths that name no endpoint',
+  endpoint: 'GET, PUT, POST /users/me/pointer, POST /users/me/hotspots, POST /users/me/tutorial_status',
+  section: '1 convention 1; changelog 23, 233, 282',
+  levels: { min: 23 },
+  writes: false,
+  needs: ['user'],
+  async run(ctx) {
+    const client = ctx.as('user');
+    for (const { method, path, removedAt } of REMOVED_ROUTES) {
+      if (ctx.featureLevel >= removedAt) expectStatus(await client.call(method, path), 404);
+    }
+  },
+};
+
 /** Methods each route refuses on every server version (never a method that would change state). */
 const WRONG_METHODS: ReadonlyArray<readonly [string, readonly string[]]> = [
   ['/server_settings', ['POST', 'PUT', 'PATCH', 'DELETE']],
@@ -169,4 +197,4 @@ const errorEnvelope: Rule = {
   },
 };
 
-export const rules: readonly Rule[] = [ignoredListed, ignoredAbsentOnErrors, jsonBoolean, unknownRoute, wrongMethod, successEnvelope, errorEnvelope];
+export const rules: readonly Rule[] = [ignoredListed, ignoredAbsentOnErrors, jsonBoolean, unknownRoute, removedRoutes, wrongMethod, successEnvelope, errorEnvelope];
