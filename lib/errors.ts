@@ -26,6 +26,10 @@ export const resourceNotFound = (msg: string): ApiError => new ApiError('BAD_REQ
 export const missingArgument = (name: string): ApiError =>
   new ApiError('REQUEST_VARIABLE_MISSING', 400, `Missing '${name}' argument`, { var_name: name });
 
+/** A value the parameter's converter refused (`REQUEST_VARIABLE_INVALID`, echoing the value as sent). */
+export const badValue = (name: string, raw: string | number | boolean): ApiError =>
+  new ApiError('REQUEST_VARIABLE_INVALID', 400, `Bad value for '${name}': ${raw}`, { var_name: name, bad_value: raw });
+
 export const confusingArguments = (first: string, second: string): ApiError =>
   new ApiError('REQUEST_CONFUSING_VAR', 400, `Can't decide between '${first}' and '${second}' arguments`, {
     var_name1: first,

@@ -3,7 +3,7 @@
  * channel gets, and the `stream`/`create` and `default_streams` events.
  */
 import { defaultChannelSettings } from '../../settings/defaults.js';
-import { ApiError, badRequest, insufficientPermission, mustBeOwner } from '../../errors.js';
+import { badRequest, badValue, insufficientPermission, mustBeOwner } from '../../errors.js';
 import type { GroupSetting } from '../../entities/group.js';
 import type { RealmPermissionSetting } from '../../entities/realm.js';
 import type { ChannelPermissionSetting, Stream, TopicsPolicy } from '../../entities/stream.js';
@@ -45,10 +45,7 @@ export function parseRetentionDays(world: World, value: string | number): number
   if (value === 'realm_default') return null;
   if (value === unlimited) return -1;
   if (typeof value === 'number' && value > 0) return value;
-  throw new ApiError('REQUEST_VARIABLE_INVALID', 400, `Bad value for 'message_retention_days': ${value}`, {
-    var_name: 'message_retention_days',
-    bad_value: value,
-  });
+  throw badValue('message_retention_days', value);
 }
 
 /**

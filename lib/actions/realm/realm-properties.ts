@@ -3,7 +3,7 @@
  * validated first (`planRealmProperties`), then applied with one `realm`/`update` event per
  * changed setting (`applyRealmProperties`), as the real server's `do_set_realm_property`.
  */
-import { ApiError, badRequest, mustBeOwner } from '../../errors.js';
+import { badRequest, badValue, mustBeOwner } from '../../errors.js';
 import { LANGUAGE_NAMES } from '../../data/languages.js';
 import { isOwner, type User } from '../../entities/user.js';
 import { FEATURES } from '../../features/feature-levels.js';
@@ -24,9 +24,6 @@ const LIMITS: ReadonlySet<string> = new Set([
   'move_messages_between_streams_limit_seconds',
   'move_messages_within_stream_limit_seconds',
 ]);
-
-const badValue = (name: string, raw: string | number | boolean): ApiError =>
-  new ApiError('REQUEST_VARIABLE_INVALID', 400, `Bad value for '${name}': ${raw}`, { var_name: name, bad_value: raw });
 
 /** A positive number of seconds, or `unlimited` (null). */
 function parseLimit(name: string, raw: string | number | boolean): number | null {

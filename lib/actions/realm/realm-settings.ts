@@ -3,7 +3,7 @@
  * waiting period, the moderation request channel and the realm's group permission settings.
  * Everything is validated first; then values are applied and announced in the real server's order.
  */
-import { ApiError, badRequest, mustBeOwner } from '../../errors.js';
+import { ApiError, badRequest, badValue, mustBeOwner } from '../../errors.js';
 import type { GroupSetting } from '../../entities/group.js';
 import type { EditHistoryVisibilityPolicy, RealmPermissionSetting } from '../../entities/realm.js';
 import { isOwner, type User } from '../../entities/user.js';
@@ -43,10 +43,7 @@ const EDIT_HISTORY_POLICY_VALUE = new Map<EditHistoryVisibilityPolicy, number>([
 function parseEditLimit(raw: number | string): number | null {
   if (raw === 'unlimited') return null;
   if (typeof raw === 'string' || raw <= 0) {
-    throw new ApiError('REQUEST_VARIABLE_INVALID', 400, `Bad value for 'message_content_edit_limit_seconds': ${raw}`, {
-      var_name: 'message_content_edit_limit_seconds',
-      bad_value: raw,
-    });
+    throw badValue('message_content_edit_limit_seconds', raw);
   }
   return raw;
 }

@@ -5,7 +5,7 @@
  */
 import { clientName } from '../../../lib/actions/messages/messages.js';
 import { isAndroidClient, updatePointer } from '../../../lib/actions/users/pointer.js';
-import { ApiError } from '../../../lib/errors.js';
+import { badValue } from '../../../lib/errors.js';
 import { FEATURES } from '../../../lib/features/feature-levels.js';
 import { pointerOf } from '../../../lib/queries/users/pointer.js';
 import { authed, type RouteDef } from '../../app/endpoint.js';
@@ -13,9 +13,6 @@ import { str } from '../../app/params.js';
 
 /** Python's `int()` of a string in base 10: surrounding whitespace, a sign, digits with single underscores between them. */
 const PYTHON_INT = /^[+-]?[0-9]+(?:_[0-9]+)*$/;
-
-const badValue = (name: string, raw: string): ApiError =>
-  new ApiError('REQUEST_VARIABLE_INVALID', 400, `Bad value for '${name}': ${raw}`, { var_name: name, bad_value: raw });
 
 /** A value above every safe integer stays a number above every message ID, so it is simply no message. */
 function toNonNegativeInt(raw: string, name: string): number {
